@@ -1,0 +1,117 @@
+"""The shared state: a repo is a plain dict of path -> file text.
+
+Roles never write to it. They propose *patches* (full-file writes
+``{"path": ..., "content": ...}``); the supervisor passes each turn through
+:func:`apply_turn`, which checks every patch against the role's *allowlist*
+and either applies the whole turn to a copy of the repo or none of it.
+"""
+
+import unicodedata
+
+SRC_PATH = "src/fizzbuzz.py"
+TESTS_PATH = "tests/test_fizzbuzz.py"
+PLAN_PATH = "PLAN.md"
+REVIEW_PATH = "REVIEW.json"
+
+GOAL = "Implement fizzbuzz(n) in src/fizzbuzz.py so that the tests in tests/test_fizzbuzz.py pass."
+
+STUB_SOURCE = "def fizzbuzz(n):\n    return str(n)\n"
+
+TEST_SPEC = (
+    "# READ ONLY. The oracle checks these cases; no role may edit this file.\n"
+    "# fizzbuzz(1) == '1'\n"
+    "# fizzbuzz(3) == 'Fizz'\n"
+    "# fizzbuzz(5) == 'Buzz'\n"
+    "# fizzbuzz(15) == 'FizzBuzz'\n"
+    "# any other n: str(n)\n"
+)
+
+# Each role may write exactly these paths; the test file is in no allowlist,
+# so no role can ever change what "passing" means.
+ALLOWLIST = {
+    "planner": frozenset({PLAN_PATH}),
+    "coder": frozenset({SRC_PATH}),
+    "reviewer": frozenset({REVIEW_PATH}),
+}
+
+MAX_CONTENT = 20_000  # characters per file; a fizzbuzz needs a few hundred
+MAX_PATCHES = 8       # per turn; more than this is a runaway policy
+
+
+class PatchRejected(ValueError):
+    """A patch broke a rule; ``str(err)`` says which, in plain words."""
+
+
+def initial_repo():
+    """A fresh repo: the failing stub, the frozen test spec, no plan, no review."""
+    return {
+        SRC_PATH: STUB_SOURCE,
+        TESTS_PATH: TEST_SPEC,
+        PLAN_PATH: "",
+        REVIEW_PATH: "[]",
+    }
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_path(path):
+    """Raise PatchRejected unless ``path`` is a clean, relative, forward-slash path."""
+    if not isinstance(path, str):
+        raise PatchRejected(f"the path must be a string, not {type(path).__name__}")
+    if not path:
+        raise PatchRejected("the path is empty")
+    if any(unicodedata.category(ch)[0] == "C" for ch in path):
+        raise PatchRejected(f"the path {_short(path)} holds a NUL or control character")
+    if "\\" in path:
+        raise PatchRejected(f"the path {_short(path)} uses a backslash; use '/'")
+    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
+        raise PatchRejected(f"the path {_short(path)} is absolute; paths are relative to the repo")
+    if ".." in path.split("/"):
+        raise PatchRejected(f"the path {_short(path)} climbs out with '..'")
+
+
+def check_patch(role, patch):
+    """Raise PatchRejected if ``role`` may not apply ``patch``; return (path, content) if it may."""
+    if not isinstance(patch, dict):
+        raise PatchRejected(f"a patch must be a dict with 'path' and 'content', not {_short(patch)}")
+    missing = [key for key in ("path", "content") if key not in patch]
+    if missing:
+        raise PatchRejected(f"the patch has no {' or '.join(repr(k) for k in missing)}")
+    path, content = patch["path"], patch["content"]
+    check_path(path)
+    allowed = ALLOWLIST.get(role, frozenset())
+    if path not in allowed:
+        may = ", ".join(sorted(allowed)) or "nothing"
+        raise PatchRejected(f"the {role} may not write {path!r}; its allowlist is: {may}")
+    if not isinstance(content, str):
+        raise PatchRejected(f"the content of {path!r} must be a string, not {type(content).__name__}")
+    if len(content) > MAX_CONTENT:
+        raise PatchRejected(
+            f"the content of {path!r} has {len(content):,} characters; the cap is {MAX_CONTENT:,}")
+    return path, content
+
+
+def apply_turn(repo, role, patches):
+    """Apply one role's turn all-or-nothing.
+
+    Returns ``(new_repo, error)``. On success ``error`` is None and ``new_repo``
+    is a copy with every patch written; if any patch is rejected, ``error``
+    says why and ``new_repo`` is ``repo`` itself, untouched. ``repo`` is never
+    mutated either way.
+    """
+    if not isinstance(patches, (list, tuple)):
+        return repo, f"patches must be a list, not {type(patches).__name__}"
+    if len(patches) > MAX_PATCHES:
+        return repo, f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}"
+    writes = {}
+    for i, patch in enumerate(patches, 1):
+        try:
+            path, content = check_patch(role, patch)
+        except PatchRejected as err:
+            prefix = f"patch {i} of {len(patches)}: " if len(patches) > 1 else ""
+            return repo, f"{prefix}{err}; no patch of this turn was applied"
+        writes[path] = content
+    return {**repo, **writes}, None
