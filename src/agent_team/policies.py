@@ -1,0 +1,166 @@
+"""Role policies: the functions that fill the planner, coder and reviewer slots.
+
+Every policy has the same shape, ``policy(goal, view) -> output``, and every
+output the same schema::
+
+    {"role": "planner" | "coder" | "reviewer",
+     "thought": str,                 # kept in the trace, never used for control
+     "patches": [{"path": str, "content": str}, ...],
+     "message": str}
+
+The policies here are scripted fakes, so that the orchestration around them is
+the hard part. A *view* is what the supervisor shows a role on its turn (see
+:mod:`agent_team.views`); a policy never sees the repo or the trace itself.
+"""
+
+import json
+
+from .repo import MAX_CONTENT, PLAN_PATH, REVIEW_PATH, SRC_PATH
+
+ROLES = ("planner", "coder", "reviewer")
+VERDICTS = ("approve", "request_changes")
+
+PLAN_TEXT = (
+    "- Implement fizzbuzz(n) in src/fizzbuzz.py: check 15 first, then 3, then 5\n"
+    "- Every other number comes back as str(n)\n"
+    "- Leave tests/test_fizzbuzz.py alone: it is the spec, and it is read-only\n"
+)
+
+FIZZ_ONLY_SOURCE = (
+    "def fizzbuzz(n):\n"
+    "    if n % 3 == 0:\n"
+    "        return 'Fizz'\n"
+    "    return str(n)\n"
+)
+
+FULL_SOURCE = (
+    "def fizzbuzz(n):\n"
+    "    if n % 15 == 0:\n"
+    "        return 'FizzBuzz'\n"
+    "    if n % 3 == 0:\n"
+    "        return 'Fizz'\n"
+    "    if n % 5 == 0:\n"
+    "        return 'Buzz'\n"
+    "    return str(n)\n"
+)
+
+
+def output(role, thought, patches=(), message=""):
+    """Build one policy output in the common schema."""
+    return {"role": role, "thought": thought, "patches": list(patches), "message": message}
+
+
+def fake_planner(goal, view):
+    """Write a three-bullet plan once; once a plan exists, do nothing (no planner loops)."""
+    if view.get("plan", "").strip():
+        return output("planner", "a plan already exists", message="skip")
+    return output("planner", "write the plan",
+                  [{"path": PLAN_PATH, "content": PLAN_TEXT}], "planned")
+
+
+def fake_coder(goal, view):
+    """Two-phase coder: a Fizz-only first cut, the full solution once a test has failed.
+
+    It reacts to a *test event* the supervisor put in its view, which is the
+    multi-agent version of an observation in ReAct.
+    """
+    last = view.get("last_tests")
+    if last is None or last.get("ok"):
+        source, thought = FIZZ_ONLY_SOURCE, "first cut: only Fizz"
+    else:
+        source, thought = FULL_SOURCE, "the tests failed: add Buzz and FizzBuzz"
+    return output("coder", thought, [{"path": SRC_PATH, "content": source}], thought)
+
+
+def review_patch(verdict, notes):
+    """The reviewer's one legal write: a verdict in REVIEW.json."""
+    return {"path": REVIEW_PATH, "content": json.dumps({"verdict": verdict, "notes": notes})}
+
+
+def fake_reviewer(goal, view):
+    """Approve when the last test run was green; otherwise ask for changes, naming the first error."""
+    last = view.get("last_tests")
+    if last and last.get("ok"):
+        verdict, notes = "approve", "tests green"
+    elif last and last.get("errors"):
+        verdict, notes = "request_changes", last["errors"][0]
+    else:
+        verdict, notes = "request_changes", "no test results yet"
+    return output("reviewer", verdict, [review_patch(verdict, notes)], notes)
+
+
+def nits_reviewer(goal, view, limit=3):
+    """The reviewer with a nits counter (the exercise of part 2, worked).
+
+    Green tests: approve, however ugly the plan. Red tests: request changes,
+    but once it has already asked ``limit`` times, its message is ``escalate``
+    so that a person (or the supervisor) steps in instead of another round of nits.
+    """
+    last = view.get("last_tests")
+    if last and last.get("ok"):
+        return output("reviewer", "approve", [review_patch("approve", "tests green")], "tests green")
+    asked = sum(1 for v in view.get("past_verdicts", ()) if v == "request_changes")
+    notes = last["errors"][0] if last and last.get("errors") else "no test results yet"
+    message = "escalate" if asked >= limit else notes
+    return output("reviewer", "request_changes", [review_patch("request_changes", notes)], message)
+
+
+DEFAULT_POLICIES = {"planner": fake_planner, "coder": fake_coder, "reviewer": fake_reviewer}
+
+
+class BadOutput(ValueError):
+    """A policy's output does not follow the schema; ``str(err)`` says how."""
+
+
+TEXT_CAP = 2_000  # thoughts and messages are narration: keep the trace readable
+
+
+def _text(value, field):
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadOutput(f"its {field!r} must be a string, not {type(value).__name__}")
+    return value if len(value) <= TEXT_CAP else value[:TEXT_CAP] + f"... [{len(value):,} characters, cut]"
+
+
+def check_output(role, out):
+    """Return a clean copy of ``out`` or raise :class:`BadOutput` saying what is wrong.
+
+    Patches are only checked for shape here; what they may write is the
+    allowlist's business (:func:`agent_team.repo.apply_turn`).
+    """
+    if not isinstance(out, dict):
+        raise BadOutput(f"it returned {type(out).__name__}, not a dict with "
+                        "'role', 'thought', 'patches' and 'message'")
+    claimed = out.get("role", role)
+    if claimed != role:
+        raise BadOutput(f"it claims to be {claimed!r}; a policy speaks only for its own slot")
+    patches = out.get("patches", [])
+    if patches is None:
+        patches = []
+    if not isinstance(patches, (list, tuple)):
+        raise BadOutput(f"its 'patches' must be a list, not {type(patches).__name__}")
+    return {"role": role, "thought": _text(out.get("thought"), "thought"),
+            "patches": list(patches), "message": _text(out.get("message"), "message")}
+
+
+def for_trace(patch):
+    """A patch as the trace keeps it: plain strings, capped, whatever the policy sent."""
+    if not isinstance(patch, dict):
+        return {"path": None, "content": _text(repr(patch)[:TEXT_CAP], "patch")}
+    path, content = patch.get("path"), patch.get("content")
+    return {"path": path if isinstance(path, str) else repr(path)[:200],
+            "content": content[:MAX_CONTENT] if isinstance(content, str) else repr(content)[:TEXT_CAP]}
+
+
+def read_verdict(text):
+    """Parse REVIEW.json as a verdict: ``({"verdict", "notes"}, None)`` or ``(None, reason)``."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as err:
+        return None, f"REVIEW.json is not JSON ({err})"
+    if not isinstance(data, dict) or data.get("verdict") not in VERDICTS:
+        return None, ("REVIEW.json must be an object whose 'verdict' is 'approve' or "
+                      "'request_changes'")
+    notes = data.get("notes", "")
+    return {"verdict": data["verdict"], "notes": notes if isinstance(notes, str) else str(notes)}, None

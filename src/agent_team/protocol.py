@@ -1,0 +1,131 @@
+"""The four-agent protocol of the graded exercise, and scripted agents to drive it.
+
+Here each agent is just a function to a string (no repo, no allowlist):
+``planner(task)``, ``coder(task, plan, feedback)``, ``reviewer(code)``,
+``tester(code)``. :func:`run_team` is the reference the grader compares a
+learner's version against; :class:`Script` makes agents that answer from
+lists and remember every call, so a run can be checked call by call.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+__all__ = ["run_team", "Script", "Scenario", "SEED_EXAMPLE", "random_scenario", "random_scenarios"]
+
+
+def run_team(task, planner, coder, reviewer, tester, max_rounds):
+    """Plan once, then up to ``max_rounds`` rounds of code -> review -> (test).
+
+    Returns ``(code, log)`` when a test result starts with "PASS", else
+    ``(None, log)``; ``log`` lists ``(role, output)`` in speaking order.
+    """
+    plan = planner(task)
+    log = [("planner", plan)]
+    feedback = ""
+    for _ in range(max_rounds):
+        code = coder(task, plan, feedback)
+        log.append(("coder", code))
+        review = reviewer(code)
+        log.append(("reviewer", review))
+        if not review.startswith("APPROVE"):
+            feedback = "review: " + review  # no test on code the reviewer rejected
+            continue
+        result = tester(code)
+        log.append(("tester", result))
+        if result.startswith("PASS"):
+            return code, log
+        feedback = "test: " + result
+    return None, log
+
+
+class TooManyCalls(BaseException):
+    """A scripted agent was called far more often than any correct run needs."""
+
+
+@dataclass
+class Script:
+    """Scripted agents. Each answers from its list in turn (repeating the last
+    answer when the list runs out) and records ``(role, args)`` in ``calls``."""
+
+    plan: str = "PLAN"
+    codes: list = field(default_factory=lambda: ["v1"])
+    reviews: list = field(default_factory=lambda: ["APPROVE"])
+    results: list = field(default_factory=lambda: ["PASS"])
+    max_calls: int = 1_000
+    calls: list = field(default_factory=list)
+
+    def _answer(self, role, args, answers):
+        if len(self.calls) >= self.max_calls:
+            raise TooManyCalls(f"the agents were called more than {self.max_calls} times")
+        self.calls.append((role, args))
+        done = sum(1 for r, _ in self.calls if r == role) - 1
+        return answers[min(done, len(answers) - 1)]
+
+    def planner(self, task):
+        return self._answer("planner", (task,), [self.plan])
+
+    def coder(self, task, plan, feedback):
+        return self._answer("coder", (task, plan, feedback), self.codes)
+
+    def reviewer(self, code):
+        return self._answer("reviewer", (code,), self.reviews)
+
+    def tester(self, code):
+        return self._answer("tester", (code,), self.results)
+
+    def agents(self):
+        """``(planner, coder, reviewer, tester)``, ready to pass to ``run_team``."""
+        return self.planner, self.coder, self.reviewer, self.tester
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A named situation to run a ``run_team`` in: the task, the scripts, the budget."""
+
+    name: str
+    task: str = "Write fizzbuzz"
+    plan: str = "PLAN: 15, 3, 5, else str(n)"
+    codes: tuple = ("v1",)
+    reviews: tuple = ("APPROVE",)
+    results: tuple = ("PASS",)
+    max_rounds: int = 3
+
+    def script(self):
+        return Script(self.plan, list(self.codes), list(self.reviews), list(self.results))
+
+    def run(self, fn):
+        """Call ``fn`` (a run_team) in this scenario: ``(return value, script)``."""
+        script = self.script()
+        return fn(self.task, *script.agents(), self.max_rounds), script
+
+
+SEED_EXAMPLE = Scenario(
+    "the worked example (v1, v2, v3)",
+    codes=("v1", "v2", "v3"),
+    reviews=("REJECT: no error handling", "APPROVE", "APPROVE"),
+    results=("FAIL: test_empty", "PASS"),
+    max_rounds=5,
+)
+
+_REVIEWS = ("APPROVE", "APPROVE: looks fine", "REJECT: no error handling", "REJECT: APPROVE later",
+            "approve", " APPROVE", "Not APPROVE", "")
+_RESULTS = ("PASS", "PASS: 4/4", "FAIL: test_empty", "FAIL: PASS expected", "pass", "NO PASS", "")
+
+
+def random_scenario(rng, index=0):
+    """A random scenario for differential testing (``rng`` is a ``random.Random``)."""
+    rounds = rng.randint(0, 6)
+    return Scenario(
+        f"random scenario #{index}",
+        task=rng.choice(["Write fizzbuzz", "Fix the parser", "Add a cache"]),
+        plan=rng.choice(["PLAN", "1. code 2. test", ""]),
+        codes=tuple(f"v{i}" for i in range(1, rounds + 2)),
+        reviews=tuple(rng.choice(_REVIEWS) for _ in range(rounds + 1)),
+        results=tuple(rng.choice(_RESULTS) for _ in range(rounds + 1)),
+        max_rounds=rounds,
+    )
+
+
+def random_scenarios(count=200, seed=2024):
+    rng = random.Random(seed)
+    return [random_scenario(rng, i) for i in range(1, count + 1)]

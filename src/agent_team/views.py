@@ -1,0 +1,54 @@
+"""Views: what each role is shown on its turn (its observation channel).
+
+The supervisor keeps the full trace; each role gets a narrow view built from
+it. Narrow views stop roles from imitating each other (a planner that reads
+code starts writing code) and keep prompts short once the roles are models.
+Every view is a fresh copy, so a policy that scribbles on it changes nothing.
+"""
+
+import copy
+
+from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH
+
+# Which facts each role may see; rendered as a table in part 2.
+VIEW_FIELDS = {
+    "planner": ("goal", "test_spec", "plan"),
+    "coder": ("goal", "plan", "source", "last_tests", "review"),
+    "reviewer": ("goal", "plan", "source", "last_tests", "past_verdicts"),
+}
+
+
+def last_tests(trace):
+    """The report of the latest test run in the trace, or None before the first run."""
+    for event in reversed(trace):
+        if event.get("type") == "tests":
+            return event["tests"]
+    return None
+
+
+def verdicts(trace):
+    """Every verdict the reviewer has given so far, oldest first."""
+    return [e["verdict"] for e in trace
+            if e.get("type") == "turn" and e.get("role") == "reviewer" and e.get("verdict")]
+
+
+def _summary(report):
+    # The coder needs what failed, not the whole table.
+    if report is None:
+        return None
+    return {key: report[key] for key in ("ok", "passed", "failed", "errors")}
+
+
+def make_view(role, goal, repo, trace):
+    """The view ``role`` receives, given the repo and the trace so far."""
+    past = verdicts(trace)
+    facts = {
+        "goal": goal,
+        "test_spec": repo.get(TESTS_PATH, ""),
+        "plan": repo.get(PLAN_PATH, ""),
+        "source": repo.get(SRC_PATH, ""),
+        "last_tests": _summary(last_tests(trace)) if role == "coder" else last_tests(trace),
+        "review": past[-1] if past else None,
+        "past_verdicts": [v["verdict"] for v in past],
+    }
+    return copy.deepcopy({field: facts[field] for field in VIEW_FIELDS[role]})
