@@ -1,0 +1,198 @@
+"""Build the course as a fully offline JupyterLite site: `make site` runs `python site/build.py`.
+
+Always a clean build (an incremental `jupyter lite build` was seen to drop the local `pyodideUrl`):
+_output/ and build/site/lite/ are deleted first. Steps:
+
+1. build the `agent_team` wheel from this repository (`python -m build --wheel`);
+2. fetch the pinned wheels of site/wheels.txt (cached in build/site/wheels, checked by sha256);
+3. make build/site/lite/static/pyodide: the npm Pyodide core plus those wheels, with a
+   pyodide-lock.json cut down to the shipped packages whose sha256 match the shipped files,
+   and entries added for what the kernel and the notebooks import (piplite, the kernel's
+   ipykernel/pyodide-kernel/widgetsnbextension shims, comm, ipywidgets, jupyterlab_widgets,
+   agent_team): the kernel preloads them all while Pyodide boots (`loadPyodideOptions.packages`),
+   so `import agent_team` and `import ipywidgets` just work, with no install cell;
+4. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
+   kernel and the widget manager, taken from their pinned wheels), the notebooks as contents and
+   the widget wheels in the piplite index;
+5. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check  # noqa: E402
+import wheels  # noqa: E402
+from wheels import norm  # noqa: E402
+
+ROOT = wheels.ROOT
+WORK = ROOT / "build" / "site"
+LITE = WORK / "lite"
+DIST = WORK / "dist"
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
+# Wheels the site ships (normalized names from site/wheels.txt); the rest are test-only.
+SITE_WHEELS = [
+    "asttokens", "comm", "decorator", "executing", "ipython", "ipywidgets", "jedi",
+    "jupyterlab-widgets", "matplotlib-inline", "micropip", "packaging", "parso", "prompt-toolkit",
+    "pure-eval", "pygments", "six", "stack-data", "traitlets", "wcwidth",
+]
+# Also listed in the piplite index (so `%pip install ipywidgets` finds them locally).
+PIPLITE_WHEELS = ["comm", "ipywidgets", "jupyterlab-widgets"]
+# What the kernel loads while Pyodide boots. The kernel skips its own piplite installs of any
+# name listed here (it checks these exact names).
+PRELOAD = [
+    "micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
+    "ipywidgets", "agent_team",
+]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(cmd: list[str], **kw) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def wheel_meta(path: Path) -> tuple[str, str, list[str], list[str]]:
+    """(name, version, requirement names without extras/markers, top-level import names)."""
+    with zipfile.ZipFile(path) as zf:
+        meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        meta = zf.read(meta_name).decode()
+        tops = sorted({n.split("/")[0] for n in zf.namelist()
+                       if "/" in n and not n.split("/")[0].endswith((".dist-info", ".data"))})
+    name = version = ""
+    requires = []
+    for line in meta.splitlines():
+        if not line.strip():
+            break
+        key, _, value = line.partition(": ")
+        if key == "Name":
+            name = value
+        elif key == "Version":
+            version = value
+        elif key == "Requires-Dist" and ";" not in value:
+            req = value.split("[")[0].split("(")[0]
+            for op in "<>=!~ ":
+                req = req.split(op)[0]
+            requires.append(req.strip())
+    return name, version, requires, tops
+
+
+def build_agent_team() -> Path:
+    shutil.rmtree(DIST, ignore_errors=True)
+    run([sys.executable, "-m", "build", "--wheel", "--outdir", DIST, ROOT])
+    (whl,) = DIST.glob("agent_team-*.whl")
+    return whl
+
+
+def kernel_extension_dir() -> Path:
+    """The pinned jupyterlite-pyodide-kernel's labextension (in .venv): front end plus shims."""
+    ext = Path(sys.prefix) / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension"
+    if not (ext / "package.json").exists():
+        sys.exit(f"{ext} missing: install requirements-site.txt")
+    return ext
+
+
+def make_pyodide_dir(dest: Path, site_wheels: dict[str, Path], extra: list[Path]) -> dict:
+    """Pyodide core + wheels + a lock listing exactly those wheels, hashes of the shipped bytes."""
+    lock = wheels.load_lock()
+    pkgs = lock["packages"]
+    by_norm = {norm(k): k for k in pkgs}
+    dest.mkdir(parents=True)
+    for name in PYODIDE_CORE:
+        shutil.copy2(wheels.NPM_PYODIDE / name, dest / name)
+    new = {}
+    for n, path in site_wheels.items():
+        entry = dict(pkgs[by_norm[n]]) if n in by_norm else None
+        shutil.copy2(path, dest / path.name)
+        if entry is not None:
+            if entry["file_name"] != path.name:
+                sys.exit(f"lock names {entry['file_name']}, pinned wheel is {path.name}")
+            entry["sha256"] = sha256(path)
+            entry["unvendored_tests"] = False
+            new[by_norm[n]] = entry
+        else:
+            extra.append(path)
+    for path in extra:
+        name, version, requires, tops = wheel_meta(path)
+        if not (dest / path.name).exists():
+            shutil.copy2(path, dest / path.name)
+        new[norm(name)] = {
+            "name": name, "version": version, "file_name": path.name, "install_dir": "site",
+            "sha256": sha256(path), "package_type": "package", "imports": tops,
+            "depends": [norm(r) for r in requires], "unvendored_tests": False,
+        }
+    # Every dependency must be shipped: lock keys are normalized names or lock names.
+    keys = {norm(k) for k in new}
+    for key, entry in new.items():
+        entry["depends"] = [d for d in entry["depends"] if norm(d) in keys or _missing(key, d)]
+    lock["packages"] = dict(sorted(new.items()))
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return lock
+
+
+def _missing(key: str, dep: str) -> bool:
+    sys.exit(f"{key} depends on {dep}, which the site does not ship")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--output", type=Path, default=ROOT / "_output")
+    ap.add_argument("--extra-contents", type=Path, action="append", default=[],
+                    help="another folder of notebooks to ship (the browser tests add theirs)")
+    args = ap.parse_args()
+    out = args.output.resolve()
+    t0 = time.monotonic()
+    for d in (out, LITE):
+        shutil.rmtree(d, ignore_errors=True)
+    LITE.mkdir(parents=True)
+
+    agent_team = build_agent_team()
+    fetched = wheels.fetch()
+    site_wheels = {n: fetched[n] for n in SITE_WHEELS}
+    ext = kernel_extension_dir()
+    pypi = ext / "static" / "pypi"
+    shim_files = [next(pypi.glob(g)) for g in
+                  ("piplite-*.whl", "ipykernel-*.whl", "pyodide_kernel-*.whl", "widgetsnbextension-4.*.whl")]
+    lock = make_pyodide_dir(LITE / "static" / "pyodide", site_wheels, [*shim_files, agent_team])
+
+    config = json.loads((ROOT / "jupyter_lite_config.json").read_text())
+    build_cfg = config.setdefault("LiteBuildConfig", {})
+    build_cfg["contents"] = [str((ROOT / c).resolve()) for c in build_cfg.get("contents", [])]
+    build_cfg["contents"] += [str(p.resolve()) for p in args.extra_contents]
+    build_cfg["output_dir"] = str(out)
+    build_cfg["federated_extensions"] = [str(fetched["jupyterlab-widgets"]), str(ext)]
+    config.setdefault("PipliteAddon", {})["piplite_urls"] = [
+        str(fetched[n]) for n in PIPLITE_WHEELS] + [str(agent_team)]
+    (LITE / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
+
+    lite_json = json.loads((ROOT / "site" / "jupyter-lite.json").read_text())
+    settings = lite_json["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
+    settings["loadPyodideOptions"]["packages"] = PRELOAD
+    (LITE / "jupyter-lite.json").write_text(json.dumps(lite_json, indent=2))
+    for name in ("overrides.json",):
+        if (ROOT / "site" / name).exists():
+            shutil.copy2(ROOT / "site" / name, LITE / name)
+
+    run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
+         "--output-dir", out], cwd=LITE)
+    check.check_site(out, preload=PRELOAD)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "
+          f"{len(lock['packages'])} packages in the lock)")
+
+
+if __name__ == "__main__":
+    main()
