@@ -52,14 +52,15 @@ class Script:
     reviews: list = field(default_factory=lambda: ["APPROVE"])
     results: list = field(default_factory=lambda: ["PASS"])
     max_calls: int = 1_000
-    calls: list = field(default_factory=list)
+    calls: list = field(default_factory=list)    # (role, args, reply), in call order
 
     def _answer(self, role, args, answers):
         if len(self.calls) >= self.max_calls:
             raise TooManyCalls(f"the agents were called more than {self.max_calls} times")
-        self.calls.append((role, args))
-        done = sum(1 for r, _ in self.calls if r == role) - 1
-        return answers[min(done, len(answers) - 1)]
+        done = sum(1 for call in self.calls if call[0] == role)
+        reply = answers[min(done, len(answers) - 1)]
+        self.calls.append((role, args, reply))
+        return reply
 
     def planner(self, task):
         return self._answer("planner", (task,), [self.plan])
