@@ -1,6 +1,8 @@
 """Graders: each takes the learner's code and returns a :class:`Report`, never raising."""
 
 from .core import Check, Divergence, Report
+from .exercises import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
 from .run_team import check_run_team
 
-__all__ = ["Check", "Divergence", "Report", "check_run_team"]
+__all__ = ["Check", "Divergence", "Report", "check_fault_eval", "check_hardening",
+           "check_nits_reviewer", "check_run_team", "check_run_tests"]

@@ -1,0 +1,165 @@
+"""Build the course notebooks from their one source of truth.
+
+Each part is written once, as a percent-format Python file in
+``notebooks/source/NN_name.py``:
+
+* ``# %% [markdown]`` starts a markdown cell (its lines start with ``# ``);
+* ``# %%`` starts a code cell; ``# %% tags=["a", "b"]`` adds cell tags;
+* inside a code cell, the lines between ``# BEGIN SOLUTION`` and
+  ``# END SOLUTION`` are the worked solution. In the learner form they are
+  replaced by the ``# STUB: ...`` lines that follow ``# END SOLUTION``
+  (prefix removed), or, when there are none, by
+  ``raise NotImplementedError(...)`` at the marker's indentation.
+
+From each source come two notebooks, executed so that their outputs are
+stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
+``notebooks/solutions/NN_name.ipynb`` with the solutions filled in.
+
+    python tools/notebooks.py build [NN ...]   # write and execute both forms
+    python tools/notebooks.py check            # committed sources == generated sources
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "notebooks" / "source"
+LEARNER = ROOT / "notebooks"
+SOLUTIONS = ROOT / "notebooks" / "solutions"
+
+CELL = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
+STUB_DEFAULT = 'raise NotImplementedError("Exercise: replace this line with your code")'
+
+
+def parse(text):
+    """Split a percent-format source into ``[(kind, tags, lines)]``."""
+    cells = []
+    for line in text.splitlines():
+        match = CELL.match(line)
+        if match:
+            kind = "markdown" if match["md"] else "code"
+            cells.append((kind, json.loads(match["tags"]) if match["tags"] else [], []))
+        elif cells:
+            cells[-1][2].append(line)
+        elif line.strip():
+            raise ValueError(f"text before the first '# %%' marker: {line!r}")
+    return [(kind, tags, _trim(lines)) for kind, tags, lines in cells]
+
+
+def _trim(lines):
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    return lines
+
+
+def _markdown(lines):
+    out = []
+    for line in lines:
+        if line != "#" and not line.startswith("# "):
+            raise ValueError(f"a markdown line must start with '# ': {line!r}")
+        out.append(line[2:])
+    return out
+
+
+def split_solution(lines, solution):
+    """The code lines of one form: ``solution=True`` keeps solutions, else stubs."""
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() != "# BEGIN SOLUTION":
+            out.append(line)
+            i += 1
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == "# END SOLUTION"), None)
+        if end is None:
+            raise ValueError("'# BEGIN SOLUTION' without '# END SOLUTION'")
+        stub_end = end + 1
+        while stub_end < len(lines) and lines[stub_end].strip().startswith("# STUB:"):
+            stub_end += 1
+        stub = [l.replace("# STUB: ", "", 1).replace("# STUB:", "", 1) for l in lines[end + 1:stub_end]]
+        out += lines[i + 1:end] if solution else (stub or [indent + STUB_DEFAULT])
+        i = stub_end
+    return out
+
+
+def notebook(cells, solution):
+    nb_cells = []
+    for n, (kind, tags, lines) in enumerate(cells, 1):
+        body = _markdown(lines) if kind == "markdown" else split_solution(lines, solution)
+        cell = {"cell_type": kind, "id": f"cell-{n:03d}", "metadata": {"tags": tags} if tags else {},
+                "source": "\n".join(body)}
+        if kind == "code":
+            cell.update(execution_count=None, outputs=[])
+        nb_cells.append(cell)
+    return {
+        "cells": nb_cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def forms(source_path):
+    """``{path: notebook}`` for the learner and solution forms of one source file."""
+    cells = parse(source_path.read_text(encoding="utf-8"))
+    name = source_path.stem + ".ipynb"
+    return {LEARNER / name: notebook(cells, False), SOLUTIONS / name: notebook(cells, True)}
+
+
+def sources(selected=()):
+    found = sorted(SOURCE.glob("[0-9][0-9]_*.py"))
+    return [p for p in found if not selected or p.name[:2] in selected]
+
+
+def build(selected=()):
+    import nbformat
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    SOLUTIONS.mkdir(exist_ok=True)
+    for src in sources(selected):
+        for path, nb in forms(src).items():
+            node = nbformat.from_dict(nb)
+            ExecutePreprocessor(timeout=300, kernel_name="python3").preprocess(
+                node, {"metadata": {"path": str(path.parent)}})
+            for cell in node.cells:  # keep diffs and nbval stable
+                cell.get("metadata", {}).pop("execution", None)
+            nbformat.write(node, str(path))
+            print("built", path.relative_to(ROOT))
+
+
+def check():
+    """Every committed notebook's cells equal what its source generates; returns the problems."""
+    problems = []
+    for src in sources():
+        for path, nb in forms(src).items():
+            if not path.exists():
+                problems.append(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
+                continue
+            have = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            want = nb["cells"]
+            got = [(c["cell_type"], "".join(c["source"])) for c in have]
+            exp = [(c["cell_type"], c["source"]) for c in want]
+            if got != exp:
+                problems.append(f"{path.relative_to(ROOT)} differs from {src.relative_to(ROOT)}: "
+                                "run `make notebooks`")
+    return problems
+
+
+if __name__ == "__main__":
+    command, *rest = sys.argv[1:] or ["check"]
+    if command == "build":
+        build(rest)
+    elif command == "check":
+        issues = check()
+        print("\n".join(issues) or "notebooks match their sources")
+        sys.exit(1 if issues else 0)
+    else:
+        sys.exit(f"unknown command {command!r}; use 'build' or 'check'")
