@@ -1,0 +1,51 @@
+"""The notebooks are generated from one source per part; these tests keep them from drifting."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("notebook_tool", ROOT / "tools" / "notebooks.py")
+tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tool)
+
+
+def test_committed_notebooks_match_their_sources():
+    assert tool.check() == []
+
+
+def test_every_part_has_a_source_and_both_forms():
+    parts = [p.stem for p in tool.sources()]
+    for part in parts:
+        assert (tool.LEARNER / f"{part}.ipynb").exists()
+        assert (tool.SOLUTIONS / f"{part}.ipynb").exists()
+
+
+def test_solution_blocks_become_stubs_for_learners():
+    text = (
+        "# %% [markdown]\n# # Title\n#\n# Some words.\n"
+        "# %% tags=[\"exercise\"]\n"
+        "def f(x):\n    # BEGIN SOLUTION\n    return x + 1\n    # END SOLUTION\n"
+        "# %%\nEVAL = [1]  # kept\n# BEGIN SOLUTION\nEVAL = [1, 2]\n# END SOLUTION\n# STUB: EVAL = None\n"
+    )
+    cells = tool.parse(text)
+    learner = tool.notebook(cells, solution=False)["cells"]
+    solution = tool.notebook(cells, solution=True)["cells"]
+    assert learner[0]["source"] == "# Title\n\nSome words."
+    assert learner[1]["metadata"] == {"tags": ["exercise"]}
+    assert "return x + 1" not in learner[1]["source"]
+    assert learner[1]["source"].endswith('    raise NotImplementedError("Exercise: replace this line with your code")')
+    assert solution[1]["source"] == "def f(x):\n    return x + 1"
+    assert learner[2]["source"] == "EVAL = [1]  # kept\nEVAL = None"
+    assert solution[2]["source"] == "EVAL = [1]  # kept\nEVAL = [1, 2]"
+
+
+@pytest.mark.parametrize("bad", [
+    "stray text\n# %%\nx = 1\n",
+    "# %% [markdown]\nnot a comment\n",
+    "# %%\n# BEGIN SOLUTION\nx = 1\n",
+])
+def test_malformed_sources_are_refused(bad):
+    with pytest.raises(ValueError):
+        tool.notebook(tool.parse(bad), solution=False)
