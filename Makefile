@@ -4,14 +4,45 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test test-engine demo clean
+# The site (JupyterLite + Pyodide, fully offline): see "The site" in README.md.
+SITE_STAMP := $(VENV)/.installed-site
+NPM_STAMP  := node_modules/.installed
+CHROMIUM   := /usr/bin/chromium
+PORT       ?= 8000
+APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
+.PHONY: test test-engine test-pyodide test-browser site serve bench demo clean
+
+# Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
+# notebook in a real browser against the built site.
 test: $(STAMP)
 	$(PY) -m pytest tests
+	$(MAKE) --no-print-directory test-pyodide test-browser
 
 # Only the engine's unit and property tests (fast).
 test-engine: $(STAMP)
 	$(PY) -m pytest tests -m "not notebooks"
+
+# The engine's pure tests inside Pyodide 314 under Node.js, offline (tests/pyodide/select.py says which).
+test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
+	$(PY) site/wheels.py fetch >/dev/null
+	node tests/pyodide/run.mjs
+
+# Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
+test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
+	AGENT_TEAM_BROWSER_TESTS=1 $(PY) -m pytest tests/browser
+
+# The deployable folder _output/ (always a clean build).
+site: $(SITE_STAMP) $(NPM_STAMP)
+	$(PY) site/build.py
+
+# Build, then serve on http://127.0.0.1:$(PORT) (make serve PORT=9000 for another port).
+serve: site
+	$(PY) site/serve.py --port $(PORT)
+
+# Cold-start benchmark (not a test): bare Pyodide vs the course, in one Chromium run.
+bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
+	$(PY) bench/bench.py
 
 demo: $(STAMP)
 	$(PY) -m agent_team
@@ -23,5 +54,18 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
 
+$(SITE_STAMP): requirements-site.txt $(STAMP)
+	$(PY) -m pip install --quiet -r requirements-site.txt
+	touch $(SITE_STAMP)
+
+$(NPM_STAMP): package.json package-lock.json
+	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $(NPM_STAMP)
+
+# Debian's Chromium (Playwright drives it; it cannot download a browser of its own here).
+$(CHROMIUM):
+	$(APT_GET) update && $(APT_GET) install -y chromium
+
 clean:
-	rm -rf $(VENV) dist build _output
+	rm -rf $(VENV) dist build _output node_modules

@@ -1,0 +1,65 @@
+"""Real-browser tests of the built site: `make test-browser` (part of `make test`).
+
+They need Chromium and a site build, so a plain `pytest tests` leaves them out; they run when
+AGENT_TEAM_BROWSER_TESTS=1 (the Makefile sets it). AGENT_TEAM_SITE_DIR=<folder> reuses a site
+already built with tests/browser/notebooks in it instead of building one (handy while editing).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+if not os.environ.get("AGENT_TEAM_BROWSER_TESTS"):
+    collect_ignore_glob = ["test_*.py"]
+
+
+@pytest.fixture(scope="session")
+def site_dir():
+    prebuilt = os.environ.get("AGENT_TEAM_SITE_DIR")
+    if prebuilt:
+        return Path(prebuilt)
+    out = ROOT / "build" / "site" / "test-output"
+    subprocess.run([sys.executable, str(ROOT / "site" / "build.py"), "--output", str(out),
+                    "--extra-contents", str(HERE / "notebooks")], check=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
+    import serve  # site/serve.py, on sys.path through lite.py
+
+    server, url = serve.start(site_dir)
+    yield url
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    import lite
+
+    with sync_playwright() as p:
+        b = lite.launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def guarded(browser, site_url):
+    """(page, guard) in a fresh context; fails the test if any non-local request was attempted."""
+    import lite
+
+    page, guard = lite.new_page(browser, site_url)
+    yield page, guard
+    page.context.close()
+    assert not guard.blocked, f"requests to other origins: {guard.blocked}"
+
+
+sys.path.insert(0, str(HERE))

@@ -1,0 +1,149 @@
+"""Driving the built JupyterLite site in Chromium (shared by tests/browser and bench/).
+
+Chromium is Debian's (/usr/bin/chromium): Playwright cannot download a browser here. Every
+request to an origin other than the site's 127.0.0.1 server is aborted and recorded (a route on
+the browser context, which also sees the kernel's web worker), and the browser resolves no host
+name but 127.0.0.1 (--host-resolver-rules), so nothing can leave the machine even if a route
+were missed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "site"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-default-apps", "--disable-extensions",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+
+# JavaScript run in the page (the site sets exposeAppInBrowser, so window.jupyterapp is the app).
+JS_KERNEL_STATUS = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return k ? k.status : null;
+}"""
+JS_KERNEL_IDLE = "() => (" + JS_KERNEL_STATUS + ")() === 'idle'"
+JS_RUN_ALL = """async () => {
+  const app = window.jupyterapp;
+  return await app.commands.execute('notebook:run-all-cells');
+}"""
+JS_CELLS = """() => {
+  const m = window.jupyterapp.shell.currentWidget.content.model;
+  const cells = [];
+  for (let i = 0; i < m.cells.length; i++) cells.push(m.cells.get(i).toJSON());
+  return cells;
+}"""
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@dataclass
+class Guard:
+    """Aborts and records every request that does not go to the site's own origin."""
+
+    origin: str
+    blocked: list = field(default_factory=list)
+    failed: list = field(default_factory=list)
+    bytes: int = 0
+    requests: int = 0
+
+    def route(self, route):
+        url = route.request.url
+        if url.startswith(("data:", "blob:")) or _origin(url) == self.origin:
+            route.continue_()
+        else:
+            if url not in self.blocked:
+                self.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def on_request(self, request):
+        self.requests += 1
+        if _origin(request.url) not in (self.origin, None) and request.url not in self.blocked:
+            self.blocked.append(request.url)
+
+    def on_failed(self, request):
+        failure = request.failure or ""
+        if "NAME_NOT_RESOLVED" in failure and request.url not in self.blocked:
+            self.blocked.append(request.url)
+        self.failed.append((request.url, failure))
+
+    def on_finished(self, request):
+        try:
+            sizes = request.sizes()
+            self.bytes += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        except Exception:  # noqa: BLE001 -- a request torn down with its page
+            pass
+
+
+def _origin(url):
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about", "chrome", "chrome-extension", "devtools"):
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def new_page(browser, base_url, count_bytes=False):
+    """A fresh context (empty storage, so a cold start) with the network guard; returns (page, guard)."""
+    context = browser.new_context()
+    guard = Guard(_origin(base_url))
+    context.route("**/*", guard.route)
+    context.on("request", guard.on_request)
+    context.on("requestfailed", guard.on_failed)
+    if count_bytes:
+        context.on("requestfinished", guard.on_finished)
+    page = context.new_page()
+    return page, guard
+
+
+def wait_kernel_idle(page, timeout=120):
+    """Seconds until the open notebook's kernel reports idle (after starting up)."""
+    start = time.monotonic()
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=timeout * 1000, polling=20)
+    return time.monotonic() - start
+
+
+def open_notebook(page, base_url, path, timeout=120):
+    """Open `path` (relative to the site's files) in JupyterLab; return seconds to kernel idle."""
+    start = time.monotonic()
+    page.goto(f"{base_url}lab/index.html?path={path}")
+    wait_kernel_idle(page, timeout)
+    return time.monotonic() - start
+
+
+def run_all(page, timeout=300):
+    """Run all cells; returns (finished without stopping on an error, seconds)."""
+    start = time.monotonic()
+    page.set_default_timeout(timeout * 1000)
+    ok = page.evaluate(JS_RUN_ALL)
+    page.wait_for_function(JS_KERNEL_IDLE, timeout=timeout * 1000, polling=50)
+    return bool(ok), time.monotonic() - start
+
+
+def cells(page):
+    """The notebook as the browser has it now (nbformat cell dicts, outputs included)."""
+    return page.evaluate(JS_CELLS)
+
+
+def text_of(output):
+    """All text of one output: stream text, error, and the text/plain and text/html of results."""
+    if output.get("output_type") == "stream":
+        return _join(output.get("text", ""))
+    if output.get("output_type") == "error":
+        return f"{output.get('ename')}: {output.get('evalue')}\n" + "\n".join(output.get("traceback", []))
+    data = output.get("data", {})
+    return "\n".join(_join(data[k]) for k in ("text/plain", "text/html", "text/markdown") if k in data)
+
+
+def _join(value):
+    return "".join(value) if isinstance(value, list) else str(value)

@@ -1,0 +1,114 @@
+"""Every notebook of the course, learner and solution forms, run in Chromium against the built site.
+
+For each notebook: open it in JupyterLite, wait for the Pyodide kernel, run all cells, and check
+- no error output, no traceback on stderr, run-all went through every code cell;
+- every grader report in the committed outputs (`<Report 'Exercise ...': status, n/m checks>`)
+  appears in the browser too, and in the solution forms every report says "passed";
+- every widget output is rendered as a live widget view, and the notebook's interactions in
+  EXPECTED below work (press a button, see the change);
+- no request left 127.0.0.1 (the `guarded` fixture fails the test otherwise).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import lite
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+REPORT_RE = re.compile(r"<Report '(?P<title>[^']*)': (?P<status>[a-z ]+), (?P<ok>\d+)/(?P<n>\d+) checks>")
+
+
+@dataclass
+class Expect:
+    """What one notebook must show in the browser, beyond the generic checks."""
+
+    texts: list = field(default_factory=list)          # must appear in some output
+    # (what to click, text that must then appear): e.g. a stepper's next button, a quiz answer
+    clicks: list = field(default_factory=list)
+
+
+# Notebook-specific expectations, keyed by the path inside the site.
+EXPECTED = {
+    "smoke.ipynb": Expect(
+        texts=["agent_team 0.1.0 on emscripten", "SMOKE-DONE 42"],
+        clicks=[("button:has-text('smoke: press me')", "smoke: pressed")],
+    ),
+}
+
+
+def site_notebooks():
+    """(path in the site, path on disk): notebooks/ is the site's root folder."""
+    found = [(p.name, p) for p in sorted((HERE / "notebooks").glob("*.ipynb"))]
+    nb_dir = ROOT / "notebooks"
+    found += [(p.relative_to(nb_dir).as_posix(), p) for p in sorted(nb_dir.glob("*.ipynb"))]
+    found += [(p.relative_to(nb_dir).as_posix(), p) for p in sorted(nb_dir.glob("solutions/*.ipynb"))]
+    return found
+
+
+def committed_reports(path: Path):
+    nb = json.loads(path.read_text())
+    reports = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            reports += [m.group(0) for m in REPORT_RE.finditer(lite.text_of(out))]
+    return reports
+
+
+def test_network_guard_blocks_other_origins(guarded, site_url):
+    """The guard itself works: a fetch to a CDN from the page is stopped and recorded."""
+    page, guard = guarded
+    page.goto(site_url + "lab/index.html")
+    result = page.evaluate("""() => fetch('https://cdn.jsdelivr.net/pyodide/').then(
+        () => 'fetched', (e) => 'blocked')""")
+    assert result == "blocked"
+    assert guard.blocked == ["https://cdn.jsdelivr.net/pyodide/"]
+    guard.blocked.clear()  # expected here; every other test must leave it empty
+
+
+@pytest.mark.parametrize("site_path,disk_path", site_notebooks(), ids=[p for p, _ in site_notebooks()])
+def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
+    page, guard = guarded
+    expect = EXPECTED.get(site_path, Expect())
+
+    idle = lite.open_notebook(page, site_url, site_path)
+    went_through, seconds = lite.run_all(page)
+    cells = lite.cells(page)
+    print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
+
+    outputs = [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]
+    errors = [lite.text_of(o) for o in outputs if o["output_type"] == "error"]
+    errors += [lite.text_of(o) for o in outputs
+               if o["output_type"] == "stream" and o.get("name") == "stderr" and "Traceback" in lite.text_of(o)]
+    assert not errors, f"{site_path}: error output in the browser:\n" + "\n---\n".join(errors)
+    assert went_through, f"{site_path}: run all stopped early"
+    not_run = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["source"].strip()
+               and c.get("execution_count") is None]
+    assert not not_run, f"{site_path}: code cells {not_run} did not run"
+
+    text = "\n".join(lite.text_of(o) for o in outputs)
+    for wanted in expect.texts:
+        assert wanted in text, f"{site_path}: {wanted!r} not in the outputs"
+    expected_reports = committed_reports(disk_path)
+    for report in expected_reports:
+        assert report in text, f"{site_path}: grader report {report!r} (committed output) not shown"
+    if site_path.startswith("solutions/"):
+        for m in REPORT_RE.finditer(text):
+            assert m.group("status") == "passed", f"{site_path}: solution graded {m.group(0)}"
+
+    n_widgets = sum(1 for o in outputs if WIDGET_MIME in o.get("data", {}))
+    if n_widgets:
+        rendered = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+        assert rendered.count() >= n_widgets, f"{site_path}: {n_widgets} widget outputs, " \
+            f"{rendered.count()} rendered views"
+    assert page.get_by_text("Error displaying widget").count() == 0
+    for selector, then in expect.clicks:
+        page.locator(selector).first.click()
+        page.get_by_text(then).first.wait_for(timeout=15_000)

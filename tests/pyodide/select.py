@@ -1,0 +1,116 @@
+"""Inside Pyodide (run by tests/pyodide/run.mjs): pick the engine's pure tests and run them.
+
+Which tests run: every tests/test_*.py that imports `agent_team` (a test of the engine) and whose
+imports are all available in the browser's Pyodide:
+the standard library (less the modules that need processes, threads or sockets, which the
+browser lacks), `agent_team` except its widget module, pytest, hypothesis and sibling modules
+in tests/. Files importing anything else (ipywidgets, nbformat, nbval, ...) are skipped and
+listed, as are those in EXCLUDE below. tests/conftest.py is used when it is itself pure.
+The repository is mounted at /mnt/repo; src/agent_team and the chosen tests are copied into
+/work (Pyodide's in-memory file system), so the run writes nothing to the repository.
+"""
+
+import ast
+import shutil
+import sys
+import time
+from pathlib import Path
+
+REPO = Path("/mnt/repo")
+WORK = Path("/work")
+# Modules the browser cannot provide (no processes, threads, sockets, signals).
+UNAVAILABLE = {"subprocess", "multiprocessing", "threading", "concurrent", "socket", "signal",
+               "_thread", "asyncio.subprocess", "ssl", "selectors", "tkinter", "curses"}
+THIRD_PARTY_OK = {"agent_team", "pytest", "hypothesis", "_pytest"}
+NOT_PURE_SUBMODULES = {"agent_team.widgets"}
+# Test files left out on purpose, with the reason (keep this list short and honest).
+EXCLUDE = {}
+
+
+def imported_modules(path):
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            for alias in node.names:
+                yield f"{node.module}.{alias.name}"
+
+
+def why_not_pure(path, local, engine_test=True):
+    mods = list(imported_modules(path))
+    if engine_test and not any(m.split(".")[0] == "agent_team" for m in mods):
+        return None, "does not import agent_team: not an engine test"
+    for mod in mods:
+        top = mod.split(".")[0]
+        if mod in NOT_PURE_SUBMODULES or any(mod.startswith(m + ".") for m in NOT_PURE_SUBMODULES):
+            return mod, f"imports {mod}"
+        if top in UNAVAILABLE or mod in UNAVAILABLE:
+            return mod, f"imports {mod}"
+        if top in THIRD_PARTY_OK or top in local or top == "__future__":
+            continue
+        if top not in sys.stdlib_module_names:
+            return mod, f"imports {mod}"
+    return None, None
+
+
+def pytest_config():
+    """Markers from pyproject.toml, nothing else (its addopts may name CPython-only plugins)."""
+    import tomllib
+
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    markers = data.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("markers", [])
+    lines = ["[pytest]", "markers ="] + [f"    {m}" for m in markers]
+    return "\n".join(lines) + "\n"
+
+
+async def main():
+    shutil.rmtree(WORK, ignore_errors=True)
+    (WORK / "tests").mkdir(parents=True)
+    shutil.copytree(REPO / "src" / "agent_team", WORK / "src" / "agent_team",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    sys.path.insert(0, str(WORK / "src"))
+    (WORK / "pytest.ini").write_text(pytest_config())
+
+    tests_dir = REPO / "tests"
+    local = {p.stem for p in tests_dir.glob("*.py")}
+    chosen, skipped = [], []
+    helpers = [p for p in tests_dir.glob("*.py") if not p.name.startswith("test_")]
+    for path in sorted(tests_dir.glob("test_*.py")):
+        reason = EXCLUDE.get(path.name) or why_not_pure(path, local)[1]
+        (skipped if reason else chosen).append((path, reason))
+    for path in helpers:
+        mod, reason = why_not_pure(path, local, engine_test=False)
+        if mod is None:
+            shutil.copy2(path, WORK / "tests" / path.name)
+        elif path.name == "conftest.py":
+            print(f"pyodide: tests/conftest.py {reason}: not used")
+    for path, _ in chosen:
+        shutil.copy2(path, WORK / "tests" / path.name)
+    print(f"pyodide: Pyodide {sys.version.split()[0]} ({sys.platform}) ready in {BOOT_SECONDS:.1f} s")  # noqa: F821
+    print(f"pyodide: running {len(chosen)} test files: {' '.join(p.name for p, _ in chosen)}")
+    for path, reason in skipped:
+        print(f"pyodide: not run here: {path.name} ({reason})")
+    if not chosen:
+        print("pyodide: no pure engine tests found")
+        return 0
+
+    import os
+
+    from hypothesis import settings
+
+    # Pyodide is slower than CPython: no per-example deadline; same example counts.
+    settings.register_profile("pyodide", deadline=None)
+    os.chdir(WORK)
+    import pytest
+
+    start = time.perf_counter()
+    args = ["-p", "no:cacheprovider", "-c", str(WORK / "pytest.ini"), "--rootdir", str(WORK),
+            "--hypothesis-profile=pyodide", "-m", "not notebooks", "-q",
+            "-W", "ignore::pytest.PytestAssertRewriteWarning",
+            *[f"tests/{p.name}" for p, _ in chosen], *PYTEST_ARGS]  # noqa: F821
+    status = pytest.main(args)
+    print(f"pyodide: pytest inside Pyodide took {time.perf_counter() - start:.1f} s")
+    return int(status)
