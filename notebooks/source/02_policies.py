@@ -1,0 +1,457 @@
+# %% [markdown]
+# # Part 2 — Policies: what goes inside each role
+#
+# Part 1 built the frame: a shared repo, allowlists, an oracle. This part fills the slots. A
+# **policy** is the function that plays a role; here every policy is a small scripted fake, so
+# that what you learn is the orchestration around them, not prompt writing.
+#
+# You will be able to:
+#
+# * write a policy that returns the **common output schema** every role shares;
+# * explain the fake **planner** (plans once, then does nothing), the **two-phase coder** (changes
+#   its code because a test failed) and the **reviewer** (a verdict, nothing more);
+# * show that a role's **thought** is kept in the trace but never steers the run;
+# * say what each role is shown (its **view**) and why those views are kept narrow;
+# * add a **nits counter** to the reviewer (**Exercise 2.1**).
+#
+# New words: *output schema*, *thought*, *message*, *view*, *nits*, *escalate*. About 30 minutes.
+
+# %%
+import inspect
+import json
+
+from agent_team.oracle import run_tests
+from agent_team.policies import (check_output, fake_coder, fake_planner, fake_reviewer, output,
+                                 read_verdict, BadOutput)
+from agent_team.repo import GOAL, PLAN_PATH, REVIEW_PATH, SRC_PATH, apply_turn, initial_repo
+from agent_team.views import VIEW_FIELDS, make_view
+
+# %% [markdown]
+# ## One output schema for every role
+#
+# Planner, coder and reviewer do different jobs, but they all answer in the same shape. Each
+# policy is a function `policy(goal, view)` and returns a dict with four keys:
+#
+# | key | what it holds | who uses it |
+# |---|---|---|
+# | `role` | which slot is speaking: `"planner"`, `"coder"` or `"reviewer"` | the supervisor checks it |
+# | `thought` | the role's reasoning, in words | kept in the trace, for people; never used to decide |
+# | `patches` | a list of full-file writes `{"path", "content"}` | the supervisor applies them, all or nothing |
+# | `message` | a short note to the team | kept in the trace; the reviewer's can say `escalate` |
+#
+# One shape means one piece of supervisor code handles every role, and it means that when a fake is
+# later swapped for a language model, only the inside of the function changes. The package builds
+# outputs with `output(role, thought, patches, message)`:
+
+# %%
+example = output("planner", "the goal is small: three bullets will do",
+                 [{"path": PLAN_PATH, "content": "- write fizzbuzz\n"}], "planned")
+print(json.dumps(example, indent=2))
+
+# %% [markdown]
+# Before using an output, the supervisor checks its shape with `check_output(role, out)`. A policy
+# that returns something else, or that claims to speak for another slot, is refused with a message
+# that says what is wrong. (Part 4 throws much worse at it.)
+
+# %%
+for bad in ["I have finished the plan.", {"role": "coder", "patches": []}]:
+    try:
+        check_output("planner", bad)
+    except BadOutput as err:
+        print("refused:", err)
+
+# %% [markdown]
+# Notice what a policy receives: the goal and a **view**, never the repo itself and never the
+# supervisor's trace. The view is a small dict the supervisor builds for that role on each turn;
+# we look at views closely further down. To run one policy by hand we build its view with
+# `make_view(role, goal, repo, trace)`, exactly as the supervisor does.
+
+# %% [markdown]
+# ## The fake planner: plan once, then stay quiet
+#
+# Here is the package's planner, printed from its source so that what you read is what runs:
+
+# %%
+print(inspect.getsource(fake_planner))
+
+# %% [markdown]
+# If `PLAN.md` is empty it writes three bullets; if a plan is already there it returns **no
+# patches** and the message `skip`. That second branch matters: a planner that rewrites the plan on
+# every call keeps the team planning instead of coding. Run it twice on the same repo and see.
+
+# %%
+repo, trace = initial_repo(), []
+
+first = fake_planner(GOAL, make_view("planner", GOAL, repo, trace))
+repo, error = apply_turn(repo, "planner", first["patches"])
+print("1st call:", first["message"], "| patches:", [p["path"] for p in first["patches"]], "| error:", error)
+
+second = fake_planner(GOAL, make_view("planner", GOAL, repo, trace))
+print("2nd call:", second["message"], "| patches:", second["patches"])
+print()
+print(repo[PLAN_PATH])
+assert first["patches"] and second["patches"] == [] and second["message"] == "skip"
+
+# %% [markdown]
+# ## The two-phase coder: it reacts to a test result
+#
+# The coder could simply write the right answer at once. It is more instructive if it does not:
+# its first cut only handles Fizz, and it writes the full solution **only after it has seen a failed
+# test run**. That gives the team a second round to coordinate, and it shows the most important
+# idea of this part: the coder changes what it does because of an **event the supervisor put in
+# its view** (the oracle's last report), not because anyone told it to.
+
+# %%
+print(inspect.getsource(fake_coder))
+
+# %% [markdown]
+# Turn 1: no tests have run yet, so `last_tests` is `None` and we get the Fizz-only cut.
+# The oracle then runs, exactly as the supervisor would do after every coder turn.
+
+# %%
+turn1 = fake_coder(GOAL, make_view("coder", GOAL, repo, trace))
+repo, _ = apply_turn(repo, "coder", turn1["patches"])
+tests = run_tests(repo)
+trace.append({"type": "tests", "tests": tests})  # what the supervisor records after a coder turn
+print("coder thought:", turn1["thought"])
+print(f"oracle: {tests['passed']} passed, {tests['failed']} failed -> {tests['errors']}")
+
+# %% [markdown]
+# Turn 2: the failed report is now in the trace, so it shows up in the coder's view, and the coder
+# switches to the full solution.
+
+# %%
+view = make_view("coder", GOAL, repo, trace)
+print("the coder sees last_tests =", view["last_tests"])
+turn2 = fake_coder(GOAL, view)
+repo, _ = apply_turn(repo, "coder", turn2["patches"])
+print("coder thought:", turn2["thought"])
+print("oracle:", run_tests(repo)["passed"], "of 4")
+assert (tests["passed"], run_tests(repo)["ok"]) == (2, True)
+
+# %% [markdown]
+# This is the team version of an observation in a ReAct loop: act, observe the world (here, the
+# oracle), act again. The coder never sees the oracle directly; it sees what the supervisor
+# chose to put in its view.
+
+# %% [markdown]
+# ## The reviewer: a verdict, nothing more
+#
+# The reviewer does not rewrite code. (A reviewer that also writes code is a second coder, and two
+# coders on one file is a race.) Its only legal write is `REVIEW.json`, holding
+# `{"verdict": "approve" | "request_changes", "notes": ...}`:
+
+# %%
+print(inspect.getsource(fake_reviewer))
+
+# %% [markdown]
+# Green tests: approve. Red tests: ask for changes and quote the first error, which is the most
+# useful thing a reviewer can hand the coder. Let us show it both reports.
+
+# %%
+red = {"ok": False, "passed": 2, "failed": 2, "errors": tests["errors"]}
+green = run_tests(repo)
+for name, report in [("red", red), ("green", green)]:
+    out = fake_reviewer(GOAL, {"last_tests": report})
+    print(f"{name:5} tests -> REVIEW.json = {out['patches'][0]['content']}")
+
+# %% [markdown]
+# The supervisor takes the verdict **from the file the reviewer wrote**, after the patch is
+# applied, with `read_verdict`. Not from the thought, not from the message. A verdict that is not
+# valid JSON, or names a verdict that does not exist, is recorded as an error instead.
+
+# %%
+print(read_verdict('{"verdict": "approve", "notes": "tests green"}'))
+print(read_verdict("LGTM!"))
+
+# %% [markdown]
+# ## Thoughts are traces, not control
+#
+# Every output carries a `thought`. The supervisor records it in the trace, because people
+# debugging a run want to read it, and it **never** uses it to decide anything. To see that, here is
+# a coder that writes exactly the same patches as the fake coder but boasts in its thought and
+# message. We run the team with each coder and compare what *happened*.
+
+# %%
+from agent_team.supervisor import supervise
+
+
+def boastful_coder(goal, view):
+    out = fake_coder(goal, view)
+    return {**out, "thought": "This is perfect. All tests pass. Stop the run now.", "message": "DONE"}
+
+
+def what_happened(result):
+    """The run without the words: who acted, whether their patches landed, what the tests said."""
+    return [(e["state"], e.get("role"), e.get("applied"), (e.get("tests") or {}).get("passed"))
+            for e in result.trace] + [result.status]
+
+
+plain, boastful = supervise(), supervise(coder=boastful_coder)
+print("thoughts, plain:   ", [e["thought"] for e in plain.trace if e.get("role") == "coder"])
+print("thoughts, boastful:", [e["thought"] for e in boastful.trace if e.get("role") == "coder"])
+assert what_happened(plain) == what_happened(boastful)
+print("same events, same tests, same status:", boastful.status, "in", boastful.rounds, "rounds")
+
+# %% [markdown]
+# After round 1 the boastful coder said "stop the run now". The run did not stop: the oracle said
+# 2 of 4, so the reviewer went next and the coder got another round, exactly as with the quiet
+# coder. Words can explain a run; only patches and test results change it.
+
+# %%
+from agent_team.widgets import Quiz
+
+Quiz(
+    "After its first turn, the coder's thought says 'all four cases pass, we are done'. "
+    "The oracle reports 2 passed, 2 failed. What does the supervisor do next?",
+    ["It stops the run with success, because the coder knows its own code best",
+     "It asks the reviewer to confirm the claim, and stops if the reviewer approves",
+     "It ignores the thought: the tests are red, so the reviewer comments and the coder goes again",
+     "It refuses the coder's patch, because the thought does not match the test result"],
+    answer=2,
+    explanation="The thought is recorded in the trace and nothing more. The oracle's report decides: "
+                "red tests mean a review and another coder turn, whatever anyone says.",
+    explanations=[
+        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4.",
+        "An approval cannot turn red tests green. The reviewer's verdict is advice to the coder, not a "
+        "success signal.",
+        None,
+        "Patches are judged by the allowlist, not by how well the thought describes them. The coder may "
+        "write its own file, so the patch landed; the tests then judged it.",
+    ],
+)
+
+# %% [markdown]
+# ## Views: what each role is shown
+#
+# The supervisor holds the full trace. Each role sees a narrow **view** cut from it, and the
+# fields of each view are fixed in `VIEW_FIELDS`. Rendered from the package's data:
+
+# %%
+from IPython.display import display
+from agent_team.render.html import table, wrap
+
+
+def show_table(headers, rows, label):
+    """Show rows as an HTML table, with a plain-text version for text-only front ends."""
+    text = "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
+    display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
+
+
+fields = list(dict.fromkeys(f for role in VIEW_FIELDS for f in VIEW_FIELDS[role]))
+roles = list(VIEW_FIELDS)
+show_table(["field", *roles],
+           [[field] + ["yes" if field in VIEW_FIELDS[role] else "-" for role in roles] for field in fields],
+           label="which role sees which field")
+
+# %% [markdown]
+# Now the same thing in a real run. The supervisor stores, in each turn event of the trace, a copy
+# of the `view` that role received. Here is every turn of **one** default run, with the fields the
+# role saw, shortened to fit on a line.
+
+# %%
+run = supervise(max_rounds=4)
+
+
+def brief(value, width=58):
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = text.replace("\n", " | ")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+for event in run.trace:
+    if event["type"] == "turn":
+        print(f"round {event['round']}  {event['role']} sees:")
+        for field, value in event["view"].items():
+            print(f"    {field:13} {brief(value)}")
+
+# %% [markdown]
+# What to notice:
+#
+# * the **planner** sees the goal, the test spec and the plan, and **no source code**. A planner
+#   that reads code soon starts writing code;
+# * the **coder** sees the plan, its source, the last review and a **summary** of the last test run
+#   (what failed and why), not the full table of cases;
+# * the **reviewer** sees the source, the plan, the full test report and its own past verdicts, but
+#   **not the coder's thought**: it should judge the code, not the coder's opinion of it;
+# * **no view has a thought field**, and the coder's thoughts appear in no view at all. The check
+#   below proves it for this run.
+
+# %%
+turns = [e for e in run.trace if e["type"] == "turn"]
+coder_thoughts = [e["thought"] for e in turns if e["role"] == "coder"]
+for e in turns:
+    assert set(e["view"]) == set(VIEW_FIELDS[e["role"]])
+    assert not any(t in json.dumps(e["view"]) for t in coder_thoughts), (e["role"], e["round"])
+assert "source" not in VIEW_FIELDS["planner"]
+print(f"{len(turns)} turns checked: each view has exactly its fields; no coder thought in any view")
+
+# %% [markdown]
+# ### Why keep views narrow?
+#
+# * **Less imitation.** Roles that read one shared transcript start to sound like each other: the
+#   planner emits Python, the reviewer proposes code. A role that never sees code cannot copy it.
+# * **Less to go wrong.** A coder shown the whole trace may chase an old review or a stale error; a
+#   coder shown the latest summary acts on the latest facts.
+# * **Shorter prompts.** When the fakes become language models, each view becomes that model's
+#   prompt. Every field you leave out is tokens you do not pay for.
+#
+# The split to remember: **the full trace is for the people operating the team; trimmed views are
+# for the roles.** The same idea as retrieval: not everything you have belongs in the next prompt.
+
+# %% [markdown]
+# ## Step through the run
+#
+# The stepper below walks through the same run one trace event at a time: the state, who acted,
+# what they saw, what they tried to write, what the oracle said and what the supervisor decided.
+# Use the buttons, or call `stepper.next()`, `stepper.previous()` and `stepper.go(i)` from code.
+
+# %%
+from agent_team.widgets import RoundStepper
+
+stepper = RoundStepper(run)
+stepper
+
+# %% [markdown]
+# The stepper is driven from Python exactly like its buttons, and it reads as plain text too. No
+# widgets where you are (a text-only front end, an export)? Here is step 6, the coder's second
+# turn, as text: what it saw, what it wrote, and what the supervisor decided.
+
+# %%
+stepper.go(5)
+print(stepper.text)
+assert run.trace[stepper.index]["role"] == "coder" and run.trace[stepper.index]["round"] == 2
+
+# %% [markdown]
+# And the whole run, one line per event:
+
+# %%
+for i, event in enumerate(run.trace):
+    who = event.get("role") or event["type"]
+    said = event.get("message") or (f"{event['tests']['passed']} of 4 passed" if event["type"] == "tests" else "")
+    print(f"{i + 1:2}. round {event['round']}  {event['state']:8} {who:9} {said}")
+    print(f"      supervisor: {event.get('decision', '')}")
+
+# %% [markdown]
+# ## Exercise 2.1 — the nits counter
+#
+# A reviewer that keeps asking for changes can burn the whole budget. Give it a counter:
+#
+# * **green tests: always approve**, however ugly the plan or the code;
+# * **red tests:** `request_changes`, with the first error as the notes, and as the message;
+# * but once it has **already asked for changes 3 times**, its message becomes `escalate` (the
+#   verdict stays `request_changes`): a signal that a person should look, instead of a fifth nit.
+#
+# Count the `"request_changes"` entries in `view["past_verdicts"]`; approvals do not count. Write
+# the verdict into `REVIEW.json` (the helper `review_patch(verdict, notes)` builds that patch).
+#
+# **Why 3?** Our two source sketches disagree: one caps the reviewer at 2 nits, the other escalates
+# after 3. We use **3** everywhere (here, in the grader and in the package). The cap of 2 existed
+# to make sure tests still got run despite a nitpicking reviewer, and our supervisor already runs
+# the tests after **every** coder turn, so that job is done. What is left for the counter is deciding
+# when to call a person. The healthy coder needs one request to fix its code; 3 in a row means three
+# reviewed attempts failed, which is a pattern rather than bad luck, and still leaves a slow but
+# improving coder room to finish.
+
+# %%
+from agent_team.policies import review_patch
+
+NITS_LIMIT = 3  # request_changes already given on red tests, before the message becomes 'escalate'
+
+# %% tags=["exercise"]
+def nits_reviewer(goal, view):
+    # BEGIN SOLUTION
+    last = view.get("last_tests")
+    if last and last.get("ok"):
+        return output("reviewer", "the tests are green: approve", [review_patch("approve", "tests green")],
+                      "tests green")
+    notes = last["errors"][0] if last and last.get("errors") else "no test results yet"
+    asked = list(view.get("past_verdicts", [])).count("request_changes")
+    message = "escalate" if asked >= NITS_LIMIT else notes
+    return output("reviewer", f"red tests; I have asked {asked} times before",
+                  [review_patch("request_changes", notes)], message)
+    # END SOLUTION
+
+# %%
+from agent_team.grading import check_nits_reviewer
+from agent_team.widgets import show_report
+
+report = check_nits_reviewer(nits_reviewer)
+show_report(report)
+
+# %% [markdown]
+# Now watch the counter work round after round. The reviewer never counts anything itself: the
+# supervisor records each verdict in the trace, and `make_view` turns those records into
+# `past_verdicts`. Below we play the supervisor's part by hand for a coder that never gets past the
+# Fizz-only cut: five red test runs, each followed by a review whose verdict goes into the trace.
+# With a working counter, rounds 1 to 3 ask for changes and rounds 4 and 5 escalate.
+
+# %%
+from agent_team.policies import FIZZ_ONLY_SOURCE
+
+stuck_repo = {**initial_repo(), SRC_PATH: FIZZ_ONLY_SOURCE}
+trace = []
+for rnd in range(1, 6):
+    trace.append({"type": "tests", "round": rnd, "tests": run_tests(stuck_repo)})
+    view = make_view("reviewer", GOAL, stuck_repo, trace)
+    try:
+        out = nits_reviewer(GOAL, view)
+    except NotImplementedError:
+        print("nits_reviewer is not written yet: fill in the exercise cell above, then run this again")
+        break
+    verdict, problem = read_verdict(out["patches"][0]["content"])
+    trace.append({"type": "turn", "round": rnd, "role": "reviewer", "verdict": verdict})
+    print(f"round {rnd}: asked before {view['past_verdicts'].count('request_changes')}, "
+          f"verdict {verdict['verdict'] if verdict else problem}, message {out['message'][:40]!r}")
+
+# %% [markdown]
+# `escalate` does not stop anything by itself. It is a message, and the supervisor of part 3 decides
+# what to do with it (it notes it in its decision, and the budget still ends the run). The counter's
+# job is only to make the stuck pattern visible instead of producing a fifth identical nit.
+
+# %%
+Quiz(
+    "The tests are green, but PLAN.md is only two terse lines. What should the reviewer write?",
+    ["request_changes, asking the coder to rewrite the solution more cleanly",
+     "approve: the oracle is the tests, not the quality of the prose, unless style is part of the oracle",
+     "request_changes, and delete PLAN.md so that the planner writes a better one",
+     "A patch to src/fizzbuzz.py that adds comments"],
+    answer=1,
+    explanation="Green tests end the run. If style matters to you, make it part of the oracle, where "
+                "it is checked the same way every time, rather than a reviewer's taste.",
+    explanations=[
+        "That is a nit: the code already does what the tests ask. Nits on green tests only spend "
+        "budget, and our supervisor overrides a request_changes on green tests anyway.",
+        None,
+        "The reviewer may write only REVIEW.json, so a patch emptying PLAN.md is refused, and with "
+        "it the whole turn.",
+        "The source is the coder's file. A reviewer that patches code is a second coder, and its "
+        "turn is refused by the allowlist.",
+    ],
+)
+
+# %% [markdown]
+# ## Recap
+#
+# * Every role is a function `policy(goal, view)` returning one schema: `role`, `thought`,
+#   `patches`, `message`.
+# * The fake planner plans once; the two-phase coder changes its code because a **test event**
+#   reached its view; the reviewer writes a verdict and nothing else.
+# * **Thoughts are traces, not control**: the same patches give the same run, whatever the words.
+# * Views are **narrow** on purpose; the full trace stays with the supervisor.
+# * The nits counter turns an endless reviewer into an `escalate` after 3 requests; green tests
+#   always win.
+#
+# **Next, part 3 — The supervisor:** the state machine that calls these policies, its trace, the
+# budget, and why a `request_changes` on green tests is overridden. There you write the team's loop
+# yourself.
+
+# %% [markdown]
+# Where you stand in the whole course (each grader records its last result; run it again after
+# changing your code):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from agent_team.widgets import Progress
+
+Progress()
