@@ -46,8 +46,8 @@ print("goal:", GOAL)
 # ## One shared state: the repo
 #
 # The whole world of the team is one dict. Keys are file paths, values are the files' text. There
-# is no hidden memory anywhere else: if it is not in the repo (or in the trace, which we meet in
-# part 3), the team does not know it.
+# is no hidden memory anywhere else: if it is not in the repo (or in the supervisor's trace, its
+# record of the run), the team does not know it.
 #
 # A fresh repo holds four files: the source with a deliberately wrong `fizzbuzz`, the test spec,
 # an empty plan, and an empty list of reviews.
@@ -81,6 +81,12 @@ print("four files, all of them text")
 # A fourth participant, the **supervisor**, is not a role at all: it is the Python that runs the
 # others (more on that below).
 #
+# Why split the work at all, when one coder could pass fizzbuzz alone? Because the split forces
+# **interfaces**: the planner's only output is a plan, the reviewer's only output is a verdict, and
+# only the coder can change behaviour. It is the shape of a real project: a plan in an issue, a pull
+# request, a review by the code's owner, and CI as the judge. And if two roles could write the same
+# file, you would not have roles, you would have a race.
+#
 # The table below is **built from the package's real data**: the writes column comes from
 # `ALLOWLIST` (what `apply_turn` enforces) and the reads column from `VIEW_FIELDS` (what each role is
 # shown). If someone changed a rule in the engine, this table would change with it. Only the last
@@ -112,8 +118,7 @@ show_table(["role", "reads (its view)", "writes (its allowlist)", "success signa
 # %% [markdown]
 # Two facts in that table carry the whole design, so we pin them with `assert`:
 #
-# * **no two roles can write the same path.** If two roles could, you would not have roles, you
-#   would have a race for the same file;
+# * **no two roles can write the same path**, so no two roles can race for a file;
 # * **the test file is in nobody's allowlist.** No role can change what "passing" means.
 
 # %%
@@ -220,9 +225,14 @@ Rich(wrap(tests_html(report), label="test report"), tests_text(report))
 # wrong: **1 passed, 3 failed**. Each error names the input, what came back and what was expected,
 # which is exactly what a coder needs to fix it. The report also keeps one row per case (`cases`),
 # shown above as a table.
+#
+# Note the two layers. `tests/test_fizzbuzz.py` in the repo is a **spec for the roles to read**;
+# the check itself is Python inside the oracle (`CASES`), out of every role's reach. Roles read
+# specs; code grades. The second `assert` below checks that the two layers agree.
 
 # %%
 assert (report["ok"], report["passed"], report["failed"]) == (False, 1, 3)
+assert all(f"fizzbuzz({n}) == {expected!r}" in repo[TESTS_PATH] for n, expected in CASES)
 assert run_tests({**repo, SRC_PATH: FULL_SOURCE})["ok"] is True
 print("stub: 1 of 4; correct source: 4 of 4")
 
@@ -275,7 +285,8 @@ print(looping["passed"], "passed;", looping["errors"][0].split(":")[0])  # the r
 # 1. the planner speaks once (again only if `PLAN.md` is still empty);
 # 2. the coder patches the source;
 # 3. the oracle runs, **every time** after the coder;
-# 4. green tests: stop with success; red tests: the reviewer comments, and the coder goes again;
+# 4. green tests: the reviewer leaves its verdict and the run stops with success; red tests: the
+#    reviewer comments, and the coder goes again;
 # 5. out of rounds: stop without success.
 #
 # Part 3 builds this state machine in full. For now, watch it run and list who spoke, in order.
@@ -362,8 +373,8 @@ Quiz(
 # just means failed cases, each with an error message that says what went wrong.
 #
 # Yours does not need the package's static checks or step budget: plain `exec` into a fresh dict is
-# fine here, because every source the grader feeds it is one we wrote. (Leave `cases` out too; the
-# grader checks the four keys above.)
+# fine here, because every source the grader feeds it is one we wrote. (You can leave out the
+# package's `cases` rows too; the grader checks the four keys above.)
 
 # %% tags=["exercise"]
 def run_tests(repo):

@@ -63,7 +63,8 @@ for bad in ["I have finished the plan.", {"role": "coder", "patches": []}]:
 # %% [markdown]
 # Notice what a policy receives: the goal and a **view**, never the repo itself and never the
 # supervisor's trace. The view is a small dict the supervisor builds for that role on each turn;
-# we look at views closely further down. To run one policy by hand we build its view with
+# we look at views closely further down. (Simpler designs hand every role the whole repo and
+# trace; we deliberately do not.) To run one policy by hand we build its view with
 # `make_view(role, goal, repo, trace)`, exactly as the supervisor does.
 
 # %% [markdown]
@@ -114,7 +115,9 @@ repo, _ = apply_turn(repo, "coder", turn1["patches"])
 tests = run_tests(repo)
 trace.append({"type": "tests", "tests": tests})  # what the supervisor records after a coder turn
 print("coder thought:", turn1["thought"])
-print(f"oracle: {tests['passed']} passed, {tests['failed']} failed -> {tests['errors']}")
+print(f"oracle: {tests['passed']} passed, {tests['failed']} failed")
+for line in tests["errors"]:
+    print("  -", line)
 
 # %% [markdown]
 # Turn 2: the failed report is now in the trace, so it shows up in the coder's view, and the coder
