@@ -1,0 +1,130 @@
+"""Course progress: best-effort records in a small JSON file, never an error."""
+
+import json
+
+import pytest
+
+from agent_team import progress
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    monkeypatch.delenv("AGENT_TEAM_PROGRESS", raising=False)
+    monkeypatch.setattr(progress, "ENABLED", True)
+    return monkeypatch
+
+
+def test_exercises_per_part_are_data():
+    assert progress.exercise_ids() == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1"]
+    names = {ex_id: name for _, _, exercises in progress.PARTS for ex_id, name in exercises}
+    assert names["1.1"] == "run_tests" and names["2.1"] == "nits counter" and names["3.1"] == "run_team"
+    assert names["4.1"] == "fault eval" and names["4.2"] == "hardening rule" and names["5.1"] == "gate"
+    assert [part for part, _, _ in progress.PARTS] == ["part1", "part2", "part3", "part4", "part5"]
+
+
+def test_record_and_load_round_trip(tmp_path):
+    file = tmp_path / "p.json"
+    assert progress.load(file) == {}
+    assert progress.record("3.1", False, file=file) is True
+    assert progress.record("3.1", True, file=file) is True
+    assert progress.record("3.1", False, file=file) is True
+    assert progress.load(file) == {"3.1": {"passed": False, "passed_once": True, "attempts": 3}}
+    data = json.loads(file.read_text())
+    assert data["version"] == 1 and set(data["exercises"]) == {"3.1"}
+    assert not (tmp_path / "p.json.tmp").exists()
+
+
+def test_status_lists_every_part_with_done_and_not_yet(tmp_path):
+    file = tmp_path / "p.json"
+    progress.record("1.1", True, file=file)
+    progress.record("4.2", False, file=file)
+    parts = progress.status(file)
+    assert [p["part"] for p in parts] == ["part1", "part2", "part3", "part4", "part5"]
+    by_id = {ex["id"]: ex for p in parts for ex in p["exercises"]}
+    assert by_id["1.1"]["done"] is True and by_id["1.1"]["attempts"] == 1
+    assert by_id["4.2"]["done"] is False and by_id["4.2"]["attempts"] == 1
+    assert by_id["5.1"] == {"id": "5.1", "name": "gate", "done": False, "passed": False, "attempts": 0}
+    assert parts[0]["done"] == 1 and parts[3]["total"] == 2 and parts[3]["done"] == 0
+
+
+def test_the_default_file_sits_in_the_working_directory(tmp_path, clean_env):
+    clean_env.delenv("PYTEST_CURRENT_TEST", raising=False)
+    clean_env.chdir(tmp_path)
+    assert progress.path() == progress.FILENAME
+    assert progress.record("2.1", True) is True
+    assert (tmp_path / progress.FILENAME).exists()
+    assert progress.load()["2.1"]["passed"] is True
+    assert progress.reset() is True and not (tmp_path / progress.FILENAME).exists()
+
+
+def test_an_environment_variable_names_another_file(tmp_path, clean_env):
+    file = tmp_path / "elsewhere.json"
+    clean_env.setenv("AGENT_TEAM_PROGRESS", str(file))
+    assert progress.path() == str(file)
+    assert progress.record("1.1", True) is True and file.exists()
+
+
+@pytest.mark.parametrize("value", ["off", "0", "false", "OFF"])
+def test_recording_can_be_turned_off_by_environment(tmp_path, clean_env, value):
+    clean_env.delenv("PYTEST_CURRENT_TEST", raising=False)
+    clean_env.chdir(tmp_path)
+    clean_env.setenv("AGENT_TEAM_PROGRESS", value)
+    assert progress.path() is None
+    assert progress.record("1.1", True) is False
+    assert progress.load() == {} and progress.reset() is False
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_recording_can_be_turned_off_by_flag(tmp_path, clean_env):
+    clean_env.delenv("PYTEST_CURRENT_TEST", raising=False)
+    clean_env.chdir(tmp_path)
+    clean_env.setattr(progress, "ENABLED", False)
+    assert progress.record("1.1", True) is False
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_under_pytest_nothing_is_recorded_by_default(tmp_path, clean_env):
+    clean_env.chdir(tmp_path)
+    clean_env.setenv("PYTEST_CURRENT_TEST", "tests/x.py::test (call)")
+    assert progress.path() is None
+    assert progress.record("1.1", True) is False
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_place_is_not_an_error(tmp_path):
+    missing = tmp_path / "no such dir" / "p.json"
+    assert progress.record("1.1", True, file=missing) is False
+    assert progress.load(missing) == {}
+    a_directory = tmp_path / "adir"
+    a_directory.mkdir()
+    assert progress.record("1.1", True, file=a_directory) is False
+    assert progress.load(a_directory) == {}
+
+
+def test_a_corrupt_file_reads_as_no_progress_and_is_replaced(tmp_path):
+    file = tmp_path / "p.json"
+    for junk in ("{not json", "[1, 2]", '{"exercises": 3}', '{"exercises": {"1.1": "yes", "2": {"attempts": -4}}}'):
+        file.write_text(junk)
+        loaded = progress.load(file)
+        assert all(entry["attempts"] >= 0 for entry in loaded.values())
+        assert "1.1" not in loaded
+    file.write_bytes(b"\xff\xfe garbage")
+    assert progress.load(file) == {}
+    assert progress.record("1.1", True, file=file) is True
+    assert progress.load(file)["1.1"]["attempts"] == 1
+
+
+def test_odd_exercise_ids_are_kept_as_text(tmp_path):
+    file = tmp_path / "p.json"
+    assert progress.record(3.1, 1, file=file) is True
+    assert progress.load(file) == {"3.1": {"passed": True, "passed_once": True, "attempts": 1}}
+
+
+def test_a_grader_records_its_exercise(tmp_path, clean_env):
+    grading = pytest.importorskip("agent_team.grading")
+    from agent_team.protocol import run_team
+    file = tmp_path / "p.json"
+    clean_env.setenv("AGENT_TEAM_PROGRESS", str(file))
+    report = grading.check_run_team(run_team)
+    assert report.passed
+    assert progress.load(file)["3.1"] == {"passed": True, "passed_once": True, "attempts": 1}

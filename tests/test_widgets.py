@@ -1,0 +1,288 @@
+"""Widgets, driven through their Python side: set values, click buttons, read what is displayed."""
+
+import pytest
+
+from agent_team import widgets as W
+from agent_team.render import step_html
+
+from test_render import EVIL, SEED_LOG, Watched, fake_report, make_trace
+
+ipywidgets = pytest.importorskip("ipywidgets")
+
+
+@pytest.fixture
+def no_widgets(monkeypatch):
+    """As if ipywidgets were missing: the classes must still work, as text and HTML."""
+    monkeypatch.setattr(W, "ipw", None)
+
+
+class Result:
+    """Just what a RunResult offers the stepper."""
+
+    def __init__(self, trace):
+        self.trace = trace
+
+
+# --- round stepper -------------------------------------------------------------------------------
+
+def test_stepper_starts_at_the_first_step_and_shows_it():
+    trace = make_trace(2)
+    s = W.RoundStepper(Result(trace))
+    assert s.index == 0 and s.steps == len(trace) == len(s)
+    assert s.html == step_html(trace, 0) == s._view.value == s.value
+    assert s._slider.value == 1 and s._play.value == 1
+    assert s._prev_button.disabled and not s._next_button.disabled
+    assert s._counter.value == f"1 / {len(trace)}"
+
+
+def test_next_previous_and_go_move_like_the_controls():
+    trace = make_trace(2)
+    s = W.RoundStepper(trace)
+    assert s.next() == 1 and s.index == 1
+    assert s._slider.value == 2 and s._play.value == 2 and "[m1]" in s._view.value
+    assert s.previous() == 0 and s.previous() == 0  # stays on the first step
+    assert s.go(-1) == len(trace) - 1 and s._next_button.disabled
+    assert s.next() == len(trace) - 1  # stays on the last step
+    assert s.go(3) == 3 and s.html == step_html(trace, 3)
+    with pytest.raises(IndexError):
+        s.go(len(trace))
+    with pytest.raises(TypeError):
+        s.go(1.5)
+    assert s.index == 3
+
+
+def test_buttons_slider_and_play_drive_the_same_state():
+    trace = make_trace(2)
+    s = W.RoundStepper(trace)
+    s._next_button.click()
+    s._next_button.click()
+    assert s.index == 2 and "[m2]" in s._view.value
+    s._prev_button.click()
+    assert s.index == 1
+    s._slider.value = 6
+    assert s.index == 5 and s._play.value == 6 and s.html == step_html(trace, 5)
+    s._play.value = 8  # what the front end sends while playing
+    assert s.index == 7 and s._slider.value == 8
+    assert s.html == s._view.value
+
+
+def test_stepper_start_option_and_text_fallback():
+    trace = make_trace(1)
+    s = W.RoundStepper(trace, start=2)
+    assert s.index == 2
+    assert repr(s) == str(s) == s.text
+    assert s.text.startswith(f"Step 3 of {len(trace)} · round 1 · CODE")
+    bundle = s._repr_mimebundle_()
+    assert bundle["text/plain"] == s.text and bundle["text/html"] == s.html
+    assert bundle[W.WIDGET_MIME]["model_id"] == s.widget.model_id
+
+
+def test_stepper_on_a_200_round_run_renders_one_step_per_move():
+    trace = Watched(make_trace(200))
+    s = W.RoundStepper(trace)
+    trace.read.clear()
+    s.go(400)
+    assert trace.read == {399, 400}
+    trace.read.clear()
+    s._next_button.click()
+    assert trace.read == {400, 401} and "[m401]" in s.html
+
+
+def test_stepper_over_a_protocol_log():
+    for stepper in (W.RoundStepper.from_log(SEED_LOG), W.RoundStepper(SEED_LOG), W.RoundStepper(("v3", SEED_LOG))):
+        assert stepper.steps == 9
+        stepper.go(3)
+        assert "review: REJECT: no error handling" in stepper.html
+        assert "round 2" in stepper.text
+        stepper._next_button.click()
+        assert stepper.index == 4 and "APPROVE" in stepper._view.value
+
+
+def test_an_empty_run_has_nothing_to_step_through():
+    s = W.RoundStepper([])
+    assert s.steps == 0 and "nothing to step through" in s.html and "nothing" in s.text
+    assert s.next() == 0 and s.previous() == 0
+    assert s._slider.disabled and s._play.disabled
+    with pytest.raises(IndexError):
+        s.go(0)
+
+
+def test_stepper_escapes_what_the_coder_wrote():
+    trace = make_trace(1)
+    trace[2]["changes"][0]["after"] = EVIL
+    s = W.RoundStepper(trace, start=2)
+    assert "<script" not in s._view.value and "&lt;script&gt;" in s._view.value
+
+
+def test_stepper_without_ipywidgets(no_widgets):
+    trace = make_trace(1)
+    s = W.RoundStepper(trace)
+    assert s.widget is None
+    assert s.next() == 1 and s.html == step_html(trace, 1)
+    bundle = s._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert W.RoundStepper.from_log(SEED_LOG).go(-1) == 8
+
+
+def test_stepper_with_a_real_run():
+    pytest.importorskip("agent_team.oracle")
+    from agent_team.supervisor import supervise
+    run = supervise(max_rounds=4)
+    s = W.RoundStepper(run)
+    states = []
+    for _ in range(s.steps):
+        states.append(s.text.splitlines()[0].split(" · ")[2])
+        s.next()
+    assert states == ["START", "PLAN", "CODE", "TEST", "REVIEW", "CODE", "TEST", "REVIEW", "STOP_OK"]
+
+
+# --- comparing runs --------------------------------------------------------------------------------
+
+def test_compare_starts_at_the_first_divergence_and_steps_by_round():
+    healthy, broken = make_trace(3, green_at=2), make_trace(3)
+    c = W.CompareRuns(healthy, broken, labels=("healthy", "broken"))
+    assert c.divergence == {"round": 2, "a": 6, "b": 6}
+    assert c.round == 2 and c._slider.value == 2 and "Round 2 in full" in c.html
+    assert c.html == c._view.value and "healthy, round 2" in c.html
+    assert c.next() == 3 and c.next() == 3 and c._next_button.disabled
+    c._prev_button.click()
+    assert c.round == 2
+    c._slider.value = 0
+    assert c.round == 0 and "Round 0 in full" in c._view.value and c._prev_button.disabled
+    assert c.previous() == 0
+    with pytest.raises(IndexError):
+        c.go(9)
+    assert " >> healthy: TEST: green" in str(c)
+    assert "The runs first differ in round 2" in c.html  # the overview stays
+
+
+def test_compare_runs_that_agree(no_widgets):
+    c = W.CompareRuns(make_trace(2), make_trace(2))
+    assert c.divergence is None and c.round == 0 and c.widget is None
+    assert "did exactly the same things" in c.html and "did exactly the same things" in c.text
+    with pytest.raises(ValueError):
+        W.CompareRuns(make_trace(1), make_trace(1), labels=("one",))
+
+
+# --- quiz ------------------------------------------------------------------------------------------
+
+def quiz():
+    return W.Quiz("Who decides when a run `stops`?", ["the reviewer", "the supervisor", "the coder"],
+                  answer="the supervisor", explanation="It is code: green tests or the budget end a run.",
+                  explanations={0: "Its verdict is overridden on green tests.", "the coder": "It only proposes patches."})
+
+
+def test_quiz_right_answer_with_why_the_others_are_wrong():
+    q = quiz()
+    assert q.answer == 1 and q.selected is None and q._feedback.value == ""
+    q._radio.value = 1  # the learner picks b)
+    assert q.selected == 1
+    q._check_button.click()
+    assert q.correct is True
+    shown = q._feedback.value
+    assert "Right" in shown and "green tests or the budget" in shown
+    assert "Why not the others" in shown and "overridden on green tests" in shown and "only proposes" in shown
+    assert "✓" in q.html and "Your answer: b)" in q.text
+
+
+def test_quiz_wrong_answer_explains_that_choice_and_invites_another_try():
+    q = quiz()
+    q._radio.value = 2
+    q._check_button.click()
+    assert q.correct is False
+    assert "Not quite" in q._feedback.value and "It only proposes patches." in q._feedback.value
+    assert "green tests or the budget" not in q._feedback.value  # the answer is not given away
+    q._radio.value = 0  # picking again clears the old feedback
+    assert q.feedback == "" and q._feedback.value == "" and q.correct is None
+    assert q.check() is False
+
+
+def test_quiz_checks_need_a_choice_and_python_api_matches_controls():
+    q = quiz()
+    assert q.check() is False and q.feedback == "Pick an answer first."
+    assert q.choose("b") == 1 and q._radio.value == 1
+    assert q.check() is True
+    assert q.choose("the reviewer") == 0 and q._radio.value == 0
+    with pytest.raises(ValueError):
+        q.choose("nobody")
+
+
+def test_quiz_without_a_front_end_prints_the_question_but_not_the_answer():
+    q = quiz()
+    text = str(q)
+    assert text == repr(q) == q._repr_mimebundle_()["text/plain"]
+    assert text.splitlines() == ["Who decides when a run `stops`?", "  a) the reviewer", "  b) the supervisor",
+                                 "  c) the coder",
+                                 "(Run this cell in Jupyter to answer; the answer and why are shown after you check.)"]
+    assert "green tests or the budget" not in text
+    assert str(quiz()) == text  # deterministic
+    html = q.html
+    assert "<code>stops</code>" in html
+    assert "<details><summary>Show the answer</summary>" in html and "green tests or the budget" in html
+
+
+def test_quiz_is_keyboard_usable():
+    q = quiz()
+    assert isinstance(q._radio, ipywidgets.RadioButtons)  # arrow keys move between choices
+    assert isinstance(q._check_button, ipywidgets.Button)  # Enter or Space presses it
+    assert q._check_button.tooltip
+
+
+def test_quiz_rejects_bad_definitions():
+    with pytest.raises(ValueError):
+        W.Quiz("q", ["only one"], 0, "e")
+    with pytest.raises(IndexError):
+        W.Quiz("q", ["a", "b"], 5, "e")
+    with pytest.raises(ValueError):
+        W.Quiz("q", ["a", "b"], "c", "e")
+    with pytest.raises(ValueError):
+        W.Quiz("q", ["a", "b"], 0, "e", explanations=["just one"])
+    with pytest.raises(TypeError):
+        W.Quiz("q", ["a", "b"], True, "e")
+    q = W.Quiz("q", ["x", "y"], 0, "e", explanations=[None, "y is wrong"])
+    q.choose(1)
+    q.check()
+    assert "y is wrong" in q.feedback
+
+
+def test_quiz_escapes_its_text_and_works_without_ipywidgets(no_widgets):
+    q = W.Quiz(EVIL, [EVIL, "b"], 1, EVIL, explanations={0: EVIL})
+    assert q.widget is None
+    q.choose(0)
+    q.check()
+    assert "<script" not in q.html and EVIL in q.text
+
+
+# --- reports and progress --------------------------------------------------------------------------
+
+def test_show_report_displays_html_and_text(monkeypatch):
+    shown = []
+    monkeypatch.setattr(W, "show", shown.append)
+    W.show_report(fake_report())
+    (rich,) = shown
+    assert "First difference" in rich._repr_html_() and "<details>" in rich._repr_html_()
+    assert repr(rich).startswith("Exercise 3.1: run_team: NOT YET")
+
+
+def test_show_report_prints_text_where_there_is_no_notebook(capsys):
+    W.show_report(fake_report())
+    out = capsys.readouterr().out
+    assert "Exercise 3.1: run_team: NOT YET" in out
+
+
+def test_progress_widget_reads_the_file_and_refreshes(tmp_path):
+    from agent_team import progress
+    file = tmp_path / "p.json"
+    p = W.Progress(file)
+    assert "0 of 6 exercises done" in p.html and p.html == p._view.value
+    progress.record("1.1", True, file=file)
+    p._refresh_button.click()
+    assert "1 of 6 exercises done" in p._view.value
+    assert "[x] 1.1 run_tests" in str(p) and "[ ] 3.1 run_team" in str(p)
+
+
+def test_progress_widget_under_pytest_shows_nothing_done(monkeypatch, tmp_path, no_widgets):
+    monkeypatch.delenv("AGENT_TEAM_PROGRESS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    p = W.Progress()
+    assert "0 of 6 exercises done" in p.html and p.widget is None
