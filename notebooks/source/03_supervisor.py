@@ -1,0 +1,514 @@
+# %% [markdown]
+# # Part 3 — The supervisor: a state machine you can read
+#
+# Parts 1 and 2 gave you a shared repo, an oracle and three fake roles. None of them decides
+# *who speaks next*, *what lands in the repo* or *when the run is over*. That is the supervisor's
+# job, and in this course the supervisor is not a fourth agent: it is a short, plain Python
+# function. Because it is code, every decision it makes is written down, can be replayed, and can
+# be tested like any other function.
+#
+# **By the end of this part you can**
+#
+# - draw the supervisor's state machine and give the reason for each of its rules;
+# - read a trace event by event and point at every decision the supervisor took;
+# - pin down how a run must end with a small eval (`pass` or `budget`, checked against the oracle);
+# - write the four-agent protocol `run_team(...)` yourself (**exercise 3.1**, graded).
+#
+# **Words this part uses**
+#
+# | word | meaning here |
+# |---|---|
+# | state | where a run is: `START`, `PLAN`, `CODE`, `TEST`, `REVIEW`, `STOP_OK`, `STOP_FAIL` |
+# | transition | a move from one state to the next, chosen by a fixed rule, never by a role |
+# | trace event | one dict the supervisor appends for everything that happens in a run |
+# | round | one coder turn plus the test run and the review that follow it |
+# | budget | `max_rounds`: how many coder turns a run may spend before it stops without success |
+# | status, stop reason | how the run ended (`pass` or `budget`) and why, in a sentence |
+# | override | the supervisor stopping on green tests although the reviewer asked for changes |
+# | eval | a run with a fixed setup whose outcome is asserted, so a change that breaks it is caught |
+
+# %%
+from IPython.display import display
+
+from agent_team.oracle import run_tests
+from agent_team.repo import GOAL, initial_repo
+from agent_team.supervisor import supervise
+
+print("The team's goal:", GOAL)
+
+# %% [markdown]
+# ## 1. The state machine, drawn
+#
+# Every run walks through the same few states. The picture below is drawn by the package from
+# the same data the round stepper uses later on, so it cannot disagree with it.
+
+# %%
+import agent_team.supervisor
+from agent_team.render.diagram import state_svg
+from agent_team.widgets import Rich
+
+# The drawing, and the same machine as text from the top of supervisor.py (for plain-text front ends).
+as_text = agent_team.supervisor.__doc__.split("States::")[1].split("* After")[0].rstrip()
+display(Rich(state_svg(None), as_text))
+
+# %% [markdown]
+# The same machine in words. Each rule comes with the reason it is there, because each one closes
+# a way a team of agents can go wrong.
+#
+# 1. **After `PLAN`, always `CODE`** — even when the planner did nothing (a plan already existed)
+#    or its patch was refused. The planner can neither stop a run nor stall it.
+# 2. **After `CODE`, always `TEST`** — even when the coder's patch was refused. The oracle then
+#    tests the repo as it was. A refused turn can never pass for progress, and every round ends
+#    with a fresh, honest measurement.
+# 3. **Red tests: `TEST → REVIEW → CODE`.** The reviewer reads the failure and leaves a verdict;
+#    the coder sees it on its next turn. If that was the last round, the run goes to `STOP_FAIL`
+#    with status `budget`.
+# 4. **Green tests: `TEST → REVIEW → STOP_OK`.** The reviewer still writes its verdict, for the
+#    record, but it cannot keep the run going. A `request_changes` on green tests is *overridden*,
+#    and the override is written into the trace. Why: a reviewer can always find one more nit, so a
+#    reviewer that may veto green tests can spend the whole budget on style. Nit loops are a budget
+#    attack. If style matters to you, put a style check in the oracle, where it is explicit.
+# 5. **`max_rounds` counts coder turns.** Coder turns are the expensive ones and the only ones
+#    that move the code. Planner and reviewer turns ride along with them.
+# 6. **One role at a time.** Each role's view is built from the repo the previous role left.
+#    Turn-taking is the feature: it makes every run replayable, step by step.
+#
+# That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
+# full, straight from the package (the helpers it calls log events and apply patches):
+
+# %%
+import inspect
+
+source = inspect.getsource(supervise)
+print(source[source.index("    run.log(type="):].rstrip())  # skip the signature and docstring
+
+# %% [markdown]
+# Let us watch the healthy team (the fakes from part 2) go through it.
+
+# %%
+result = supervise(max_rounds=4)
+states = [event["state"] for event in result.trace]
+print(" -> ".join(states))
+print(f"status={result.status!r} after {result.rounds} rounds: {result.stop_reason}")
+
+# %% [markdown]
+# The rules are facts about the trace, so we can check them instead of trusting them. A
+# *transition* is a pair of consecutive states:
+
+# %%
+def transitions(run):
+    states = [event["state"] for event in run.trace]
+    return list(zip(states, states[1:]))
+
+
+pairs = transitions(result)
+assert all(b in ("CODE", "PLAN") for a, b in pairs if a == "PLAN"), "after PLAN always CODE"
+assert all(b == "TEST" for a, b in pairs if a == "CODE"), "after CODE always TEST"
+assert all(b == "REVIEW" for a, b in pairs if a == "TEST"), "every test run is reviewed"
+assert pairs[-1] == ("REVIEW", "STOP_OK")
+print(f"{len(pairs)} transitions, every one allowed by the rules")
+
+# %% [markdown]
+# (`PLAN → PLAN` is allowed too: when `PLAN.md` is empty before a coder turn, the planner goes
+# again first. Part 4 breaks the plan on purpose and shows why.)
+#
+# ## 2. The trace: every decision, written down
+#
+# The supervisor appends one event per thing that happens. Every event has a `type`, the `round`
+# it belongs to and the `state` the machine was in; most also carry a `decision`: what the
+# supervisor does next, in words. The other fields depend on the type:
+
+# %%
+for kind in ("start", "turn", "tests", "stop"):
+    event = next(e for e in result.trace if e["type"] == kind)
+    print(f"{kind:>5}: {', '.join(event)}")
+
+# %% [markdown]
+# A `turn` is one role acting once: the `view` it was shown, its `thought` and `message`, the
+# `patches` it proposed, whether they were `applied` (or the `error` that refused them), and the
+# `changes` they made to the repo. A `tests` event holds the oracle's report. The reviewer's turn
+# also carries its parsed `verdict`.
+#
+# JSON is not how people read a run, so here is a printer of a dozen lines that tells the trace
+# round by round:
+
+# %%
+def tell(run):
+    """Print a supervisor trace round by round, one line per event."""
+    current = None
+    for e in run.trace:
+        if e["round"] != current and e["type"] != "stop":
+            current = e["round"]
+            print(f"--- round {current} ---" if current else "--- setup ---")
+        if e["type"] == "turn":
+            did = ", ".join(c["path"] for c in e["changes"]) or "nothing"
+            what = f"refused: {e['error']}" if not e["applied"] and e["error"] else f"wrote {did}"
+            verdict = f"; verdict {e['verdict']['verdict']}" if e.get("verdict") else ""
+            print(f"  {e['state']:<6} {e['role']}: {what}{verdict}")
+        elif e["type"] == "tests":
+            t = e["tests"]
+            first = f" (first error: {t['errors'][0][:40]}...)" if t["errors"] else ""
+            print(f"  TEST   oracle: {t['passed']} passed, {t['failed']} failed{first}")
+        elif e["type"] == "stop":
+            print(f"{e['state']}: status {e['status']!r}, {e['stop_reason']}")
+        if e.get("decision") and e["type"] not in ("start", "stop"):
+            print(f"         next: {e['decision']}")
+
+
+tell(result)
+
+# %% [markdown]
+# Read it against the rules: in round 1 the coder writes its Fizz-only first cut, the oracle
+# finds two failing cases, the reviewer asks for changes naming the first one, and the coder goes
+# again. In round 2 the coder (who saw the failed test in its view) writes the full function, the
+# tests go green, the reviewer approves, and the run stops.
+#
+# ### Step through it
+#
+# The round stepper shows the same trace one event at a time: the state diagram with the current
+# state lit, the view the role received, its patches (applied or refused, and why), the diff it
+# caused, the test report and the supervisor's decision. Use the buttons or the slider. Without a
+# widget front end you see the current step as text.
+
+# %%
+from agent_team.widgets import RoundStepper
+
+stepper = RoundStepper(result)
+stepper
+
+# %% [markdown]
+# The stepper can also be driven from code, exactly like its buttons: `stepper.go(i)` jumps to
+# step `i`, `stepper.next()` and `stepper.previous()` move by one.
+
+# %%
+stepper.go(4)
+print(stepper.text)
+
+# %% [markdown]
+# ## 3. What the budget counts
+#
+# `max_rounds` is a number of **coder turns**. The planner's turn before round 1 and the
+# reviewer's turn after each test run do not count against it. Count the turns in three runs:
+
+# %%
+def turns(run, role):
+    return sum(1 for e in run.trace if e["type"] == "turn" and e["role"] == role)
+
+
+for budget in (0, 1, 2, 4):
+    run = supervise(max_rounds=budget)
+    print(f"max_rounds={budget}: status {run.status!r:9} coder turns {turns(run, 'coder')}, "
+          f"planner turns {turns(run, 'planner')}, reviewer turns {turns(run, 'reviewer')}")
+    assert turns(run, "coder") <= budget
+
+# %% [markdown]
+# With `max_rounds=0` the planner still plans (that is the `START → PLAN` step), but no code is
+# ever written, so the run can only end in `budget`. With 4 the team needs only two of its four
+# rounds: the budget is a ceiling, not a quota.
+
+# %% tags=["quiz"]
+from agent_team.widgets import Quiz
+
+Quiz(
+    "Why does `max_rounds` count coder turns rather than every turn of every role?",
+    [
+        "Because the planner and the reviewer never make mistakes",
+        "Because coder turns are the costly ones and the only ones that change the code, so they "
+        "measure both spending and progress",
+        "Because a Python loop can only count one kind of thing",
+        "Because the oracle runs inside the coder's turn",
+    ],
+    1,
+    "Coder turns produce the biggest outputs and are the only turns that change the source, so "
+    "'how many attempts at the code' is the number worth capping. Planner and reviewer turns ride "
+    "along with them.",
+    explanations=[
+        "They do make mistakes: part 4 injects a planner that writes code and a reviewer that never "
+        "approves. Their turns are simply not what the budget measures.",
+        None,
+        "A loop can count anything; which turns to count is a design decision, and this one has a reason.",
+        "The supervisor runs the oracle after the coder's turn, never inside it, so the coder cannot "
+        "touch the measurement.",
+    ],
+)
+
+# %% [markdown]
+# ## 4. The override on green tests
+#
+# A reviewer that never approves is easy to write. This one finds a new nit every round, green
+# tests or not (it numbers them from the verdicts it has given so far):
+
+# %%
+from agent_team.policies import output, review_patch
+
+
+def picky_reviewer(goal, view):
+    nit = f"nit #{len(view['past_verdicts']) + 1}: rename n to number"
+    return output("reviewer", "one more nit", [review_patch("request_changes", nit)], nit)
+
+
+picky = supervise(max_rounds=4, reviewer=picky_reviewer)
+tell(picky)
+
+# %% [markdown]
+# The tests went green in round 2, the reviewer said `request_changes`, and the run stopped anyway
+# with status `pass`. The override is not silent: the reviewer's last event carries
+# `override=True`, so anyone reading the trace (or the stepper) sees that a verdict was set aside.
+
+# %%
+last_review = [e for e in picky.trace if e.get("role") == "reviewer"][-1]
+print("verdict: ", last_review["verdict"])
+print("override:", last_review.get("override"))
+print("decision:", last_review["decision"])
+assert picky.status == "pass" and last_review["override"] is True
+assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"][-1]
+
+# %% tags=["quiz"]
+Quiz(
+    "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
+    [
+        "Because reviewers are always wrong",
+        "To stop endless style-nit loops: the tests are the stop condition, unless style is "
+        "explicitly part of what the oracle checks",
+        "Because REVIEW.json cannot hold notes",
+        "Because the planner already approved the plan",
+    ],
+    1,
+    "A reviewer can always find one more thing to change; if its veto could outlast green tests, it "
+    "could spend the whole budget. Unbounded review is a budget attack. If a rule really matters, "
+    "put it in the oracle, where it is explicit and checked every round.",
+    explanations=[
+        "Reviewers are often right, which is why the override is recorded in the trace instead of "
+        "being hidden. The point is who decides when to stop, not who is right.",
+        None,
+        "REVIEW.json holds notes fine (look at the picky reviewer's). Storage is not the issue.",
+        "The planner never approves anything: it only writes PLAN.md. Approval is not its job.",
+    ],
+)
+
+# %% [markdown]
+# ## 5. Why the roles never run in parallel
+#
+# It is tempting to start the planner and the coder at the same moment to save time. Each role,
+# though, is shown a view of the repo *as the previous role left it*. Compare the plan the coder
+# saw in round 1 with the plan it would have seen had it started together with the planner:
+
+# %%
+from agent_team.views import make_view
+
+first_coder = next(e for e in result.trace if e.get("role") == "coder")
+in_parallel = make_view("coder", GOAL, initial_repo(), [])
+print("plan seen, taking turns: ", repr(first_coder["view"]["plan"][:50] + "..."))
+print("plan seen, in parallel:  ", repr(in_parallel["plan"]))
+
+# %% [markdown]
+# In parallel the coder codes against no plan; a reviewer running beside the coder would judge
+# code that is already out of date; and two roles writing at once need a rule to merge their
+# patches, which is a second supervisor. Taking turns costs some waiting and buys runs that are
+# consistent and can be replayed exactly. Multi-agent does not mean concurrent.
+#
+# ## 6. Evals: pin down how a run must end
+#
+# An *eval* is a run with a fixed setup and an asserted outcome. Two are enough to pin the budget
+# down. With one round the Fizz-only first cut is all the coder gets to write, so the run must end
+# in `budget` **and** the oracle, run again on the final repo, must still fail. With four rounds
+# the run must pass. We check the oracle ourselves rather than trusting the status: the supervisor's
+# account and the oracle must agree.
+
+# %%
+EVALS = [("healthy team, 1 round", 1, "budget"), ("healthy team, 4 rounds", 4, "pass")]
+
+for name, budget, expected in EVALS:
+    run = supervise(max_rounds=budget)
+    oracle = run_tests(run.repo)
+    print(f"{name:<24} status {run.status!r:9} oracle on the final repo: "
+          f"{oracle['passed']} passed, {oracle['failed']} failed")
+    assert run.status == expected, (name, run.status)
+    assert oracle["ok"] == (expected == "pass"), (name, oracle["errors"])
+
+# %% [markdown]
+# A `budget` run with a failing oracle is the honest way to fail: the team ran out of attempts
+# and says so. Part 4 grows this list into an eval of injected faults.
+#
+# ## 7. The same team as four plain functions
+#
+# The graded exercise strips the repo away. Each agent becomes a function from strings to a
+# string, and you write the loop that connects them. The mapping:
+#
+# | role | in the repo world (parts 1–3) | in `run_team` (exercise 3.1) |
+# |---|---|---|
+# | planner | writes `PLAN.md` once | `planner(task)` returns the plan |
+# | coder | patches `src/fizzbuzz.py` | `coder(task, plan, feedback)` returns the code |
+# | reviewer | writes a verdict to `REVIEW.json` | `reviewer(code)`: a reply starting with `"APPROVE"` approves |
+# | tester | **the oracle**, `run_tests(repo)`, run by the supervisor | `tester(code)`: a reply starting with `"PASS"` means done |
+# | supervisor | `supervise(...)` and its trace | `run_team(...)` and its log of `(role, output)` pairs |
+#
+# Two things carry over unchanged: only the tester (the oracle) can end a run with success, and
+# the budget counts coder calls. One thing differs on purpose: the order. Our supervisor runs the
+# oracle every round and lets the reviewer comment afterwards; in `run_team` the reviewer is a
+# *gate*, and only approved code reaches the tester. A gate makes sense when tests are expensive
+# (a long CI run) and review is cheap. Its risk is a reviewer that never approves, and the budget
+# is what bounds it.
+#
+# **The protocol.** Plan once. Then, for at most `max_rounds` rounds, starting with
+# `feedback = ""`: the coder writes code from the task, the plan and the feedback; the reviewer
+# reads it. A review that does not start with `"APPROVE"` becomes the feedback (`"review: "` +
+# review) and the round ends without a test. Otherwise the tester runs; a result starting with
+# `"PASS"` ends the run with success, anything else becomes the feedback (`"test: "` + result).
+# Return `(code, log)` on success, `(None, log)` when the rounds run out.
+#
+# ### The worked example, before you write anything
+#
+# The package's `Script` builds scripted agents: each one answers from its list in turn and records
+# every call it receives. `SEED_EXAMPLE` is the example of the exercise: three versions of the code,
+# a reviewer that rejects once, a tester that fails once.
+
+# %%
+from agent_team.protocol import SEED_EXAMPLE, Script
+
+print("coder writes:     ", SEED_EXAMPLE.codes)
+print("reviewer answers: ", SEED_EXAMPLE.reviews)
+print("tester answers:   ", SEED_EXAMPLE.results)
+print("max_rounds:       ", SEED_EXAMPLE.max_rounds)
+
+# %% [markdown]
+# Here is what a correct `run_team` does with these agents. We run the package's reference (you
+# will not see its code) and print every call the agents received, round by round:
+
+# %%
+from agent_team.protocol import run_team as reference
+
+
+def show_calls(script):
+    """Print the calls scripted agents received, one round per coder call."""
+    rnd = 0
+    for role, args, reply in script.calls:
+        if role == "coder":
+            rnd += 1
+            print(f"round {rnd}: coder gets feedback {args[2]!r} -> writes {reply!r}")
+        elif role == "planner":
+            print(f"planner({args[0]!r}) -> {reply!r}")
+        else:
+            print(f"         {role} reads {args[0]!r} -> {reply!r}")
+
+
+(code, log), script = SEED_EXAMPLE.run(reference)
+show_calls(script)
+
+# %% [markdown]
+# Walk through it:
+#
+# - **Round 1.** The coder starts with empty feedback and writes `v1`. The reviewer rejects it, so
+#   the feedback becomes `"review: REJECT: no error handling"` and the round ends: the tester never
+#   sees rejected code.
+# - **Round 2.** The coder gets that review and writes `v2`. The reviewer approves, the tester runs
+#   and fails, so the feedback becomes `"test: FAIL: test_empty"`.
+# - **Round 3.** The coder gets the test failure and writes `v3`; approved, then `PASS`: the team
+#   stops and returns `"v3"`. Two of the five rounds are never used.
+#
+# The log is every `(role, output)` pair in speaking order, nine of them:
+
+# %%
+for i, (role, said) in enumerate(log, 1):
+    print(f"{i}. {role:<8} {said!r}")
+assert code == "v3"
+assert [role for role, _ in log] == ["planner", "coder", "reviewer", "coder", "reviewer", "tester",
+                                     "coder", "reviewer", "tester"]
+
+# %% [markdown]
+# The round stepper reads a protocol log too. It rebuilds, for each entry, the round, the feedback
+# the coder had been given and what the protocol does next:
+
+# %%
+RoundStepper((code, log))
+
+# %% tags=["quiz"]
+Quiz(
+    "In round 3 of the worked example, what feedback does the coder receive?",
+    [
+        "'' (empty), because round 2's code was approved",
+        "'review: REJECT: no error handling', the last thing the reviewer objected to",
+        "'test: FAIL: test_empty'",
+        "'review: APPROVE'",
+    ],
+    2,
+    "The coder always gets the latest feedback, and the latest thing that went wrong, in round 2, was "
+    "the test.",
+    explanations=[
+        "An approving review never touches the feedback: it only lets the tester run. And the tester "
+        "then failed, which did set the feedback.",
+        "That was round 1's feedback. The test failure of round 2 replaced it: only the latest counts.",
+        None,
+        "An approval never becomes feedback; only a rejection (prefixed 'review: ') or a failed test "
+        "(prefixed 'test: ') does.",
+    ],
+)
+
+# %% [markdown]
+# ## Exercise 3.1 — `run_team`
+#
+# Implement `run_team(task, planner, coder, reviewer, tester, max_rounds)` following the protocol
+# above. The coder must receive the latest feedback with its prefix (`"review: "` or `"test: "`),
+# the tester must only run on approved code, and the coder may be called at most `max_rounds` times.
+# Return `(code, log)` on success and `(None, log)` when the rounds run out.
+
+# %% tags=["exercise"]
+def run_team(task, planner, coder, reviewer, tester, max_rounds):
+    # BEGIN SOLUTION
+    plan = planner(task)
+    log = [("planner", plan)]
+    feedback = ""
+    for _ in range(max_rounds):
+        code = coder(task, plan, feedback)
+        log.append(("coder", code))
+        review = reviewer(code)
+        log.append(("reviewer", review))
+        if not review.startswith("APPROVE"):
+            feedback = "review: " + review
+            continue
+        result = tester(code)
+        log.append(("tester", result))
+        if result.startswith("PASS"):
+            return code, log
+        feedback = "test: " + result
+    return None, log
+    # END SOLUTION
+
+# %% [markdown]
+# Try your `run_team` on the worked example first: the calls below should match the ones above,
+# line for line.
+
+# %%
+try:
+    (mine, my_log), my_script = SEED_EXAMPLE.run(run_team)
+except NotImplementedError:
+    print("run_team is not implemented yet: replace the raise line in the cell above.")
+else:
+    show_calls(my_script)
+    print("returned", repr(mine), "with a log of", len(my_log), "entries")
+
+# %% [markdown]
+# Now the grader. It runs your function on the worked example, on named edge cases (zero rounds,
+# a reviewer that always rejects, replies that contain the keyword without starting with it, …) and
+# on 200 random scenarios, comparing every call your agents receive with the reference. When a check
+# fails, the report shows the first call where your team and the reference part ways.
+
+# %%
+from agent_team.grading import check_run_team
+
+report = check_run_team(run_team)
+report
+
+# %% [markdown]
+# ## Recap
+#
+# - The supervisor is a state machine in plain code: `PLAN → CODE → TEST → REVIEW`, then `CODE`
+#   again or a stop. Roles act; only the supervisor decides what happens next.
+# - Every event and decision lands in the trace, so a run can be told, stepped through and checked.
+# - `max_rounds` counts coder turns; green tests stop the run, and a `request_changes` on green is
+#   overridden and recorded, because nit loops are a budget attack.
+# - Roles take turns, so each one sees what the previous one left.
+# - Evals pin outcomes: one round ends in `budget` with a failing oracle, four rounds pass.
+#
+# **Next: part 4, failure injection.** You will break the team on purpose, ten different ways, and
+# check that the state machine holds every time.

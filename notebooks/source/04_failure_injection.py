@@ -1,0 +1,542 @@
+# %% [markdown]
+# # Part 4 — Failure injection: break the team on purpose
+#
+# A state machine that only ever sees the happy path has not been tested. In this part you break
+# the team in ten different ways — a lazy coder, a planner that reaches for the source, a
+# supervisor bug that wipes the plan, a reviewer that never approves, a coder that edits the tests,
+# imports, loops forever, lies, crashes — and check, with an `assert` each time, that the
+# supervisor still ends the run the way it should and that the trace says why.
+#
+# **By the end of this part you can**
+#
+# - inject a fault by replacing one role's policy, or by tampering with the repo from outside;
+# - predict how a run with that fault must end (`pass` or `budget`) and find the evidence in the
+#   trace: the refused patch, the override, the oracle's error;
+# - make a product call when a fault has no single right answer (an empty plan);
+# - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
+#
+# **Words this part uses**
+#
+# | word | meaning here |
+# |---|---|
+# | fault | one thing made to go wrong on purpose: a replaced policy, or a `tamper` hook that edits the repo |
+# | failure injection | running the team with a fault to see that the state machine still holds |
+# | expected outcome | the status the run must still reach, and the trace evidence that shows why |
+# | eval | a list of setups with their expected status, run and checked together |
+# | hardening rule | an extra check `(role, patch) -> None or reason` that refuses a turn the allowlist would let through |
+# | fail closed | when a safety rule itself breaks, refuse rather than allow |
+
+# %%
+from IPython.display import display
+
+from agent_team.faults import FAULTS, run_fault
+from agent_team.oracle import run_tests
+from agent_team.repo import PLAN_PATH, SRC_PATH, STUB_SOURCE, TEST_SPEC, TESTS_PATH, initial_repo
+from agent_team.supervisor import supervise
+
+print(f"{len(FAULTS)} faults in the package:")
+for fault in FAULTS.values():
+    print(f"  {fault.name:<28} expect {fault.expect!r:9} {fault.what}")
+
+# %% [markdown]
+# Each fault is data: a name, what goes wrong, the status the team must still reach and why, and
+# the keyword arguments for `supervise(...)` that inject it. `run_fault(name)` runs the team with
+# that fault and returns the same kind of result as `supervise`.
+#
+# First, the baseline everything below is measured against: the healthy team passes in two rounds.
+
+# %%
+healthy = supervise(max_rounds=4)
+print(healthy.status, healthy.rounds, "-", healthy.stop_reason)
+assert healthy.status == "pass" and healthy.rounds == 2
+
+# %% [markdown]
+# A few helpers to read traces with. `turns(run, role)` lists one role's turns, `refusals(run,
+# role)` the errors that refused or skipped them, and `oracle_errors(run)` every error the oracle
+# reported, in order. `brief(run)` prints a run in one line per event.
+
+# %%
+from agent_team.render import event_summary
+
+RUNS = {}  # fault name -> the run, for the summary table at the end
+
+
+def turns(run, role):
+    return [e for e in run.trace if e["type"] == "turn" and e["role"] == role]
+
+
+def refusals(run, role):
+    return [e["error"] for e in turns(run, role) if e["error"]]
+
+
+def oracle_errors(run):
+    return [err for e in run.trace if e["type"] == "tests" for err in e["tests"]["errors"]]
+
+
+def brief(run):
+    for e in run.trace:
+        print(f"  r{e['round']} {event_summary(e)}")
+
+
+# %% [markdown]
+# ## Fault 1 — a coder that never gets past its first cut
+#
+# The coder writes the Fizz-only version every time, whatever the tests say. Nothing is refused —
+# the patches are legal — but the code is wrong. Only the oracle notices, so only the budget can
+# end the run. Expected: `budget`, every coder turn applied, and the oracle still failing on the
+# final repo.
+
+# %%
+run = RUNS["fizz-only coder"] = run_fault("fizz-only coder")
+brief(run)
+final = run_tests(run.repo)
+assert run.status == "budget" and run.rounds == 4
+assert all(e["applied"] for e in turns(run, "coder"))
+assert not final["ok"] and final["failed"] == 2
+print("oracle on the final repo:", final["errors"][0])
+
+# %% [markdown]
+# (From round 2 on, the reviewer's turns say *no new verdict*: it wrote the same `REVIEW.json`
+# as in round 1, word for word, and the supervisor only reads a verdict from a write that changes
+# the file. Fault 4 comes back to this.)
+
+# %% [markdown]
+# ## Fault 2 — a planner that writes code
+#
+# The planner writes its plan *and* a finished `src/fizzbuzz.py`. That file is not in the planner's
+# allowlist, so the allowlist refuses the planner's **whole** turn — the plan too, because a turn
+# lands all or nothing. With `PLAN.md` still empty, the planner is asked again before each coder
+# turn, and refused again. The real coder still gets there. Expected: `pass`; the allowlist error
+# in the trace; and the first coder turn sees the stub, untouched by the planner.
+
+# %%
+run = RUNS["planner writes code"] = run_fault("planner writes code")
+brief(run)
+planner_errors = refusals(run, "planner")
+print("\nrefused:", planner_errors[0])
+assert run.status == "pass"
+assert planner_errors and all("may not write 'src/fizzbuzz.py'" in err for err in planner_errors)
+assert all(not e["applied"] and e["changes"] == [] for e in turns(run, "planner"))
+assert turns(run, "coder")[0]["view"]["source"] == STUB_SOURCE
+
+# %% [markdown]
+# To see that the *tests* see the stub too, give the greedy planner a coder that does nothing. In
+# its only round the oracle tests exactly the repo we started with:
+
+# %%
+from agent_team.faults import greedy_planner
+from agent_team.policies import output
+
+
+def idle_coder(goal, view):
+    return output("coder", "nothing to do", [], "idle")
+
+
+run = supervise(max_rounds=1, planner=greedy_planner, coder=idle_coder)
+seen = run.tests
+print(f"oracle in round 1: {seen['passed']} passed, {seen['failed']} failed")
+assert run.repo[SRC_PATH] == STUB_SOURCE
+assert seen == run_tests(initial_repo())
+
+# %% [markdown]
+# ## Fault 3 — the plan is wiped after planning
+#
+# This fault is not a role: it is a bug *around* the roles. A `tamper` hook empties `PLAN.md` before
+# every coder turn, as a buggy supervisor or a bad merge might. The supervisor runs with
+# `require_plan=True` by default: whenever `PLAN.md` is empty before a coder turn, the planner goes
+# again first. Expected: `pass`, a tamper event each round, each followed by a planner turn that
+# writes the plan back, so the coder never codes without one.
+
+# %%
+run = RUNS["plan wiped"] = run_fault("plan wiped")
+brief(run)
+tampers = [e for e in run.trace if e["type"] == "tamper"]
+replans = [e for e in turns(run, "planner") if e["round"] > 0]
+assert run.status == "pass"
+assert tampers and all(c["path"] == PLAN_PATH and c["after"] == "" for e in tampers for c in e["changes"])
+assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
+assert all(e["view"]["plan"].strip() for e in turns(run, "coder"))
+
+# %% [markdown]
+# ### A product call: do we require a plan?
+#
+# Now switch the requirement off and run the same fault:
+
+# %%
+loose = run_fault("plan wiped", require_plan=False)
+brief(loose)
+assert loose.status == "pass"
+assert all(e["view"]["plan"] == "" for e in turns(loose, "coder"))
+print("\nplan the coder saw in each round:", [e["view"]["plan"] for e in turns(loose, "coder")])
+
+# %% [markdown]
+# It passes anyway. Our fake coder does not read the plan, and the spec in the test file is enough
+# for fizzbuzz. So is the plan useless? We decided to **require** it, and here is why:
+#
+# - **The plan is part of the state, and an empty one is a symptom.** Something wiped it. Running
+#   on as if nothing happened hides a bug; re-planning repairs the state and leaves a visible
+#   `PLAN.md was empty, so the planner went again` in the trace.
+# - **Real coders read the plan.** A model coding from the goal alone drifts more, and the
+#   reviewer has nothing to hold the code against. The fakes pass without a plan; models would not
+#   reliably.
+# - **It is cheap and bounded.** A planner turn is small, it does not count against `max_rounds`,
+#   and the fake planner writes the plan in one go.
+#
+# The price: a planner that can never produce a plan (like fault 2's) is asked every round. That is
+# wasteful but safe, since its turns are refused and the coder still works. If re-planning ever got
+# expensive, the next step would be a separate planner budget — not dropping the requirement.
+
+# %% tags=["quiz"]
+from agent_team.widgets import Quiz
+
+Quiz(
+    "With `require_plan=False` the team passes even though PLAN.md is wiped every round. "
+    "Why does the course still require a plan?",
+    [
+        "Because the oracle reads PLAN.md and fails without it",
+        "Because an empty plan is a sign that something broke, re-planning is cheap, and a real "
+        "coder and reviewer depend on the plan even if our fakes do not",
+        "Because the planner's turns count against max_rounds, so re-planning saves rounds",
+        "Because without a plan the allowlist lets the coder write any file",
+    ],
+    1,
+    "Requiring the plan repairs broken state visibly (the trace says the planner went again), costs "
+    "one small turn that is not a coder turn, and keeps the shared reference that real roles read.",
+    explanations=[
+        "The oracle only runs the cases from the test file; it never reads PLAN.md. That is why the "
+        "run without a plan could pass at all.",
+        None,
+        "Planner turns are not coder turns, so they do not count against max_rounds. Re-planning costs "
+        "a turn; it never saves one.",
+        "Allowlists are fixed per role and do not depend on the plan: the coder may write "
+        "src/fizzbuzz.py and nothing else, plan or no plan.",
+    ],
+)
+
+# %% [markdown]
+# ## Fault 4 — a reviewer that never approves
+#
+# The reviewer asks to rename `n` to `number`, every round, green tests or not. Part 3 showed the
+# rule this tests: green tests stop the run and a `request_changes` is overridden and recorded.
+# Expected: `pass` in the same two rounds as the healthy team, with `override=True` on the last
+# review.
+
+# %%
+run = RUNS["reviewer never approves"] = run_fault("reviewer never approves")
+brief(run)
+verdicts = [e["verdict"]["verdict"] for e in turns(run, "reviewer") if e["verdict"]]
+assert run.status == "pass" and run.rounds == healthy.rounds
+assert verdicts and "approve" not in verdicts
+
+# %% [markdown]
+# The run passed in two rounds although no verdict was ever `approve`. In round 2 this reviewer
+# wrote the very same `REVIEW.json` as in round 1, and the supervisor only reads a verdict from a
+# write that *changes* the file, so that repeat is traced as "no new verdict" and there is nothing
+# left to override. A real nitpicker finds a *new* nit every round; give the fault one, and the
+# override shows up in the trace:
+
+# %%
+from agent_team.policies import review_patch
+
+
+def nitpicker(goal, view):
+    nit = f"nit #{len(view['past_verdicts']) + 1}: rename n to number"
+    return output("reviewer", "one more nit", [review_patch("request_changes", nit)], nit)
+
+
+run = run_fault("reviewer never approves", reviewer=nitpicker)
+last = turns(run, "reviewer")[-1]
+print("last verdict:", last["verdict"], "| override:", last.get("override"))
+print("the supervisor:", last["decision"])
+assert run.status == "pass" and run.rounds == healthy.rounds
+assert last["verdict"]["verdict"] == "request_changes" and last["override"] is True
+
+# %% [markdown]
+# ## Fault 5 — a coder that edits the tests
+#
+# The coder writes the correct solution and, in the same turn, replaces the test file with
+# `# every test passes`. The test file is in no role's allowlist, so the turn is refused — all of
+# it, the correct source included. The oracle keeps testing the stub. Expected: `budget`, every
+# coder turn refused with the allowlist's reason, the test file unchanged and the source still
+# the stub.
+
+# %%
+run = RUNS["coder edits tests"] = run_fault("coder edits tests")
+brief(run)
+coder_errors = refusals(run, "coder")
+print("\nrefused:", coder_errors[0])
+assert run.status == "budget"
+assert len(coder_errors) == run.rounds and all(TESTS_PATH in err for err in coder_errors)
+assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
+
+# %% tags=["quiz"]
+Quiz(
+    "The test-editing coder sent a correct src/fizzbuzz.py and a new test file in one turn. "
+    "What landed in the repo?",
+    [
+        "Both files: the supervisor trusts the coder",
+        "Only src/fizzbuzz.py: the forbidden patch is dropped and the rest applied",
+        "Nothing: one refused patch refuses the whole turn",
+        "Only the test file, because it came last",
+    ],
+    2,
+    "A turn lands all or nothing. The two patches were written together, to work together; half of "
+    "such a turn is a state nobody planned.",
+    explanations=[
+        "The supervisor trusts no role: every patch goes through the allowlist, and the test file is "
+        "in no role's allowlist.",
+        "Dropping only the forbidden patch would apply half a turn. Here that half was only meant to "
+        "pass relaxed tests; in general the coder planned the two halves together.",
+        None,
+        "Order does not matter, and the test file is the one path no role may ever write.",
+    ],
+)
+
+# %% [markdown]
+# ## Faults 6–8 — code the oracle must not believe
+#
+# The next three coders write legal patches (only `src/fizzbuzz.py`), so nothing is refused at the
+# allowlist. What saves the team is the oracle: it runs the code in a small sandbox and compares
+# results strictly. Each must end in `budget`, and the oracle's errors say what it caught.
+#
+# **Fault 6: `__import__`.** The code reaches for the `os` module.
+
+# %%
+run = RUNS["coder uses __import__"] = run_fault("coder uses __import__")
+for error in run.tests["errors"]:
+    print("-", error)
+assert run.status == "budget"
+assert all(e["applied"] for e in turns(run, "coder"))
+assert run.tests["passed"] == 0 and any("`__import__` is not allowed" in e for e in run.tests["errors"])
+
+# %% [markdown]
+# The oracle refused the code before running a single case: it reads the source first, and names
+# starting with `_` (the way out of any Python sandbox) are not allowed. You can ask it directly,
+# without a run, with `check_source`:
+
+# %%
+from agent_team.faults import EXEC_SOURCE
+from agent_team.oracle import check_source
+
+print(EXEC_SOURCE)
+print(len(check_source(EXEC_SOURCE)), "problems;", len(check_source(STUB_SOURCE)), "in the stub")
+
+# %% [markdown]
+# **Fault 7: a loop that never ends.** Each test case runs under a step budget; a case that spends
+# it counts as failed, and the tests go on.
+
+# %%
+run = RUNS["code loops forever"] = run_fault("code loops forever")
+print(run.tests["errors"][0])
+assert run.status == "budget"
+assert run.tests["failed"] == 4 and "fizzbuzz(1) was stopped" in run.tests["errors"][0]
+
+# %% [markdown]
+# Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
+# browser tab. (A wall clock is only a backstop.)
+#
+# **Fault 8: a result that lies.** `fizzbuzz` returns an object whose `__eq__` says `True` to
+# anything. A test runner that checks `got == want` is fooled by it, in plain Python:
+
+# %%
+from agent_team.faults import LIAR_SOURCE
+
+namespace = {}
+exec(LIAR_SOURCE, namespace)  # plain Python, outside the sandbox: only to see the trick work
+liar = namespace["fizzbuzz"](15)
+print("liar == 'FizzBuzz':       ", liar == "FizzBuzz")
+print("type(liar) is str:        ", type(liar) is str)
+
+# %% [markdown]
+# The oracle is not fooled, twice over. It refuses `class` in the source altogether (the sandbox
+# runs only plain functions), and even a value that got through would have to be exactly a `str`
+# before it is compared with the expected answer: the result is never asked whether it is equal.
+
+# %%
+run = RUNS["result lies about equality"] = run_fault("result lies about equality")
+print(run.tests["errors"][0])
+assert run.status == "budget"
+assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["errors"][0]
+
+# %% [markdown]
+# ## Faults 9–10 — policies that crash or talk nonsense
+#
+# **Fault 9: the coder raises.** The model service is down. The supervisor catches the exception,
+# writes it into the trace, skips the turn — and still runs the tests, because after `CODE` always
+# comes `TEST`. Expected: `budget`, one skipped turn per round, and the oracle testing the stub.
+
+# %%
+run = RUNS["coder crashes"] = run_fault("coder crashes")
+coder_errors = refusals(run, "coder")
+print(coder_errors[0])
+assert run.status == "budget" and len(coder_errors) == 4
+assert all("RuntimeError" in err for err in coder_errors)
+assert [e["state"] for e in run.trace].count("TEST") == 4
+assert run.repo[SRC_PATH] == STUB_SOURCE
+
+# %% [markdown]
+# **Fault 10: the reviewer returns garbage.** Instead of an output dict it returns the string
+# `"LGTM!!"`. The output is refused, the trace says so, and the run goes on: reviews never decide
+# success, the tests do. Expected: `pass`, with no verdict recorded.
+
+# %%
+run = RUNS["reviewer returns garbage"] = run_fault("reviewer returns garbage")
+reviewer_errors = refusals(run, "reviewer")
+print(reviewer_errors[0])
+assert run.status == "pass"
+assert reviewer_errors and all("refused" in err for err in reviewer_errors)
+assert all(e["verdict"] is None for e in turns(run, "reviewer"))
+
+# %% [markdown]
+# ## All ten faults in one table
+#
+# The table below is built from the runs above, not typed by hand: the status each fault was
+# expected to reach, the status it reached, the rounds it took, and the first piece of evidence in
+# its trace (a refusal, a skipped turn, an override, a re-plan or the oracle's first error).
+
+# %%
+from agent_team.render.html import table, wrap
+from agent_team.widgets import Rich
+
+
+def evidence(run):
+    """The first thing in the trace that shows the fault being caught."""
+    for e in run.trace:
+        if e["type"] == "turn" and not e["applied"] and e["error"]:
+            return f"{e['role']} turn refused or skipped: {e['error']}"
+        if e["type"] == "tamper" and e["changes"]:
+            return "fault emptied " + ", ".join(c["path"] for c in e["changes"]) + "; the planner went again"
+        if e["type"] == "turn" and e.get("override"):
+            return "request_changes overridden on green tests"
+    if run.status == "pass":
+        return "green tests stop the run; no review approved it"
+    return f"oracle: {run.tests['errors'][0]}"
+
+
+HEADERS = ["fault", "expected", "got", "rounds", "first evidence in the trace"]
+rows = [[name, FAULTS[name].expect, run.status, run.rounds, evidence(run)[:100]]
+        for name, run in RUNS.items()]
+assert len(rows) == len(FAULTS) and all(row[1] == row[2] for row in rows)
+
+as_text = "\n".join(f"{r[0]:<27} {r[1]:<7} {r[2]:<7} {r[3]}  {r[4]}" for r in [HEADERS] + rows)
+display(Rich(wrap(table(HEADERS, rows)), as_text))
+
+# %% [markdown]
+# Ten faults, ten expected outcomes, and the state machine held every time. Notice which part of
+# the system caught each one: the **allowlist** (faults 2 and 5), the **supervisor's rules**
+# (3, 4, 9, 10), the **oracle** (6, 7, 8) and the **budget** (1, and every run that could not pass).
+#
+# ## A healthy run and a faulty run, side by side
+#
+# The comparison aligns two runs by round and marks the first event where they differ. Here: the
+# healthy team against the coder that edits the tests. They agree through planning and part ways
+# at the first coder turn.
+
+# %%
+from agent_team.widgets import CompareRuns
+
+CompareRuns(healthy, RUNS["coder edits tests"], labels=("healthy team", "coder edits tests"))
+
+# %% [markdown]
+# ## Exercise 4.1 — an eval of faults
+#
+# Write `EVAL`: a list of rows `(name, kwargs, expected_status)`, where `kwargs` is a dict of
+# keyword arguments for `supervise(...)` and `expected_status` is `"pass"` or `"budget"`. Start with
+# part 3's two rows for the healthy team (`{"max_rounds": 1}` and `{"max_rounds": 4}`), then add at
+# least two rows that inject a fault, e.g. `{"coder": ..., "max_rounds": 4}` with a policy from
+# `agent_team.faults` or one of your own. The grader runs every row and checks its status.
+
+# %% tags=["exercise"]
+from agent_team.faults import fizz_only_coder, stubborn_reviewer, wipe_plan
+
+# BEGIN SOLUTION
+EVAL = [
+    ("healthy, 1 round", {"max_rounds": 1}, "budget"),
+    ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
+    ("fizz-only coder", {"coder": fizz_only_coder, "max_rounds": 4}, "budget"),
+    ("reviewer never approves", {"reviewer": stubborn_reviewer, "max_rounds": 4}, "pass"),
+    ("plan wiped", {"tamper": wipe_plan, "max_rounds": 4}, "pass"),
+    ("planner writes code", {"planner": greedy_planner, "max_rounds": 4}, "pass"),
+]
+# END SOLUTION
+# STUB: EVAL = None  # your list of (name, kwargs, expected_status) rows
+
+# %%
+from agent_team.grading import check_fault_eval
+
+report = check_fault_eval(EVAL)
+report
+
+# %% [markdown]
+# ## Exercise 4.2 — a hardening rule
+#
+# Fault 6 was caught by the oracle, but only after the coder's code had landed in the repo. A
+# *hardening rule* refuses such a turn before it lands. Write `no_exec(role, patch)`: return a short
+# reason (a string) when the role is the coder and the patch's content contains `exec` or
+# `__import__`; return `None` otherwise. The supervisor applies it after the allowlist, through
+# `supervise(..., checks=[no_exec])`.
+
+# %% tags=["exercise"]
+def no_exec(role, patch):
+    # BEGIN SOLUTION
+    content = patch.get("content")
+    if role == "coder" and isinstance(content, str):
+        for word in ("__import__", "exec"):
+            if word in content:
+                return f"coder patches may not use {word}"
+    return None
+    # END SOLUTION
+
+# %%
+from agent_team.grading import check_hardening
+
+report = check_hardening(no_exec)
+report
+
+# %% [markdown]
+# With the rule on, run fault 6 again. Now the coder's turn never lands: the trace shows the rule's
+# reason, and the repo keeps the stub. (If your rule is not written yet, it raises when called; the
+# supervisor then refuses every coder turn, because a broken safety rule **fails closed**.)
+
+# %%
+hardened = run_fault("coder uses __import__", checks=[no_exec])
+print(refusals(hardened, "coder")[0])
+print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
+print("the healthy team with the rule:", supervise(max_rounds=4, checks=[no_exec]).status)
+
+# %% tags=["quiz"]
+Quiz(
+    "Your hardening rule raises an exception instead of returning. What should the supervisor do "
+    "with the coder's turn?",
+    [
+        "Apply it: the rule did not say no",
+        "Refuse it: a safety rule that cannot give an answer must fail closed",
+        "Stop the whole run with an error",
+        "Skip the rule and remember to fix it later",
+    ],
+    1,
+    "Refusing the turn keeps the repo safe and the run going, and the reason in the trace points "
+    "straight at the rule to fix.",
+    explanations=[
+        "Then a bug in the rule silently switches the protection off, exactly when something unusual "
+        "(maybe hostile) is going on.",
+        None,
+        "Then any buggy rule, or any patch crafted to make the rule crash, could end the team's work. "
+        "A policy's failure is data in the trace, not a crash of the supervisor.",
+        "Skipping the rule is the same as applying the turn: the protection is off and nobody notices.",
+    ],
+)
+
+# %% [markdown]
+# ## Recap
+#
+# - A fault is data: a replaced policy or a tamper hook, plus the status the team must still reach.
+# - Each layer catches its own kind of failure: the allowlist (forbidden paths, all or nothing),
+#   the supervisor's rules (skipped turns, overrides, re-planning), the oracle (imports, endless
+#   loops, lying results) and the budget (everything that cannot get green).
+# - Assert the trace evidence, not only the status: a `pass` for the wrong reason is still a bug.
+# - An eval keeps these outcomes pinned; a hardening rule stops a bad patch before it lands, and
+#   fails closed when it breaks.
+#
+# **Next: the bonus part 5**, from fakes to a real team: typed contracts between roles, handoffs
+# that persist, a deterministic reviewer gate, and a slot where a language model can take a role.
