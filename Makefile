@@ -11,13 +11,22 @@ CHROMIUM   := /usr/bin/chromium
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: test test-engine test-pyodide test-browser site serve bench demo clean
+.PHONY: test test-notebooks notebooks test-engine test-pyodide test-browser site serve bench demo clean
 
 # Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
 # notebook in a real browser against the built site.
 test: $(STAMP)
 	$(PY) -m pytest tests
+	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser
+
+# Every notebook, learner and solution forms, executed and compared with its stored outputs.
+test-notebooks: $(STAMP)
+	AGENT_TEAM_PROGRESS=off $(PY) -m pytest --nbval -p no:cacheprovider notebooks/*.ipynb notebooks/solutions/*.ipynb
+
+# Rebuild the notebooks from notebooks/source/ (both forms, executed): make notebooks [PARTS="01 03"].
+notebooks: $(STAMP)
+	AGENT_TEAM_PROGRESS=off $(PY) tools/notebooks.py build $(PARTS)
 
 # Only the engine's unit and property tests (fast).
 test-engine: $(STAMP)

@@ -20,6 +20,7 @@ stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
 """
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -123,6 +124,8 @@ def build(selected=()):
     import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
+    # Executed outputs must not depend on this machine's course progress file.
+    os.environ.setdefault("AGENT_TEAM_PROGRESS", "off")
     SOLUTIONS.mkdir(exist_ok=True)
     for src in sources(selected):
         for path, nb in forms(src).items():
