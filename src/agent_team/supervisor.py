@@ -122,7 +122,9 @@ class _Run:
 
     def review(self, rnd):
         event = self.turn("reviewer", "REVIEW", rnd)
-        wrote = any(c["path"] == REVIEW_PATH for c in event["changes"])
+        # A verdict counts when REVIEW.json was written this turn, even with the same text as
+        # last time: a reviewer repeating "request_changes" is still asking again.
+        wrote = any(p["path"] == REVIEW_PATH for p in event["patches"])
         if event["applied"] and wrote:
             verdict, problem = read_verdict(self.repo[REVIEW_PATH])
             event["verdict"] = verdict
