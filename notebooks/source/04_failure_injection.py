@@ -96,11 +96,6 @@ assert not final["ok"] and final["failed"] == 2
 print("oracle on the final repo:", final["errors"][0])
 
 # %% [markdown]
-# (From round 2 on, the reviewer's turns say *no new verdict*: it wrote the same `REVIEW.json`
-# as in round 1, word for word, and the supervisor only reads a verdict from a write that changes
-# the file. Fault 4 comes back to this.)
-
-# %% [markdown]
 # ## Fault 2 — a planner that writes code
 #
 # The planner writes its plan *and* a finished `src/fizzbuzz.py`. That file is not in the planner's
@@ -224,32 +219,11 @@ Quiz(
 # %%
 run = RUNS["reviewer never approves"] = run_fault("reviewer never approves")
 brief(run)
-verdicts = [e["verdict"]["verdict"] for e in turns(run, "reviewer") if e["verdict"]]
-assert run.status == "pass" and run.rounds == healthy.rounds
-assert verdicts and "approve" not in verdicts
-
-# %% [markdown]
-# The run passed in two rounds although no verdict was ever `approve`. In round 2 this reviewer
-# wrote the very same `REVIEW.json` as in round 1, and the supervisor only reads a verdict from a
-# write that *changes* the file, so that repeat is traced as "no new verdict" and there is nothing
-# left to override. A real nitpicker finds a *new* nit every round; give the fault one, and the
-# override shows up in the trace:
-
-# %%
-from agent_team.policies import review_patch
-
-
-def nitpicker(goal, view):
-    nit = f"nit #{len(view['past_verdicts']) + 1}: rename n to number"
-    return output("reviewer", "one more nit", [review_patch("request_changes", nit)], nit)
-
-
-run = run_fault("reviewer never approves", reviewer=nitpicker)
 last = turns(run, "reviewer")[-1]
-print("last verdict:", last["verdict"], "| override:", last.get("override"))
-print("the supervisor:", last["decision"])
 assert run.status == "pass" and run.rounds == healthy.rounds
-assert last["verdict"]["verdict"] == "request_changes" and last["override"] is True
+assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run, "reviewer"))
+assert last["override"] is True
+print("\nthe supervisor:", last["decision"])
 
 # %% [markdown]
 # ## Fault 5 — a coder that edits the tests
@@ -403,13 +377,11 @@ def evidence(run):
     """The first thing in the trace that shows the fault being caught."""
     for e in run.trace:
         if e["type"] == "turn" and not e["applied"] and e["error"]:
-            return f"{e['role']} turn refused or skipped: {e['error']}"
+            return f"{e['role']} turn {'refused' if e['patches'] else 'skipped'}: {e['error']}"
         if e["type"] == "tamper" and e["changes"]:
             return "fault emptied " + ", ".join(c["path"] for c in e["changes"]) + "; the planner went again"
         if e["type"] == "turn" and e.get("override"):
             return "request_changes overridden on green tests"
-    if run.status == "pass":
-        return "green tests stop the run; no review approved it"
     return f"oracle: {run.tests['errors'][0]}"
 
 
