@@ -188,7 +188,7 @@ print(stepper.text)
 # ## 3. What the budget counts
 #
 # `max_rounds` is a number of **coder turns**. The planner's turn before round 1 and the
-# reviewer's turn after each test run do not count against it. Count the turns in three runs:
+# reviewer's turn after each test run do not count against it. Count the turns in four runs:
 
 # %%
 def turns(run, role):
