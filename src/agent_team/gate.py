@@ -1,0 +1,191 @@
+"""The reviewer gate: a deterministic check that a run's step outcomes add up to success.
+
+The failure it prevents::
+
+    step S1 succeeded, step S2 was skipped  ->  "plan status: success"
+
+Rules, in order of importance:
+
+* A step that succeeded passes. A step that failed, was skipped or was
+  cancelled blocks: unfinished work cannot silently become success.
+* Risk never blocks by itself. A step that writes files or runs code adds a
+  risk note and suggested checks, so the person accepting knows what to look at.
+* When the gate blocks it makes one read-only :class:`~agent_team.contracts.RetryProposal`.
+  It is data and text: nothing here retries, resumes or runs anything.
+* :func:`review_run` applies the gate to a run that execution already called
+  successful; if the gate blocks, the run ends as ``failed`` with the reason kept.
+
+No model is asked and nothing random happens, so the same outcomes always get
+the same decision: the gate can be tested exhaustively and trusted as a rule.
+"""
+
+from collections.abc import Mapping
+
+from .contracts import RUN_STATUSES, STEP_STATUSES, GateDecision, RetryProposal, ReviewReport, final_status
+
+__all__ = ["review_gate", "review_run", "PRECEDENCE"]
+
+# When several kinds of blocked step occur, the proposal targets the first kind
+# in this order (and the first step of that kind in the list):
+# * failed first: a failure is a known defect with a concrete fix (retry that
+#   step), and later steps usually build on it, so resuming or asking about
+#   them before it is fixed would only run into it again;
+# * cancelled next: resuming the plan reaches the remaining steps on its own,
+#   skipped ones included if the user now allows them;
+# * skipped last: a skip was a person's choice (an approval was denied), so we
+#   ask that person again only when nothing can be done without them.
+# Every blocked step is still listed in ``reasons``; only the proposal picks one.
+PRECEDENCE = ("failed", "cancelled", "skipped")
+
+_REASONS = {
+    "failed": "step {step} failed{detail}",
+    "skipped": "step {step} was skipped{detail}, so its work was never done",
+    "cancelled": "step {step} was cancelled{detail} before it finished",
+}
+
+_PROPOSALS = {
+    "failed": ("retry_step", "Retry step {step} after looking at why it failed{detail}. "
+               "Nothing retries automatically: this needs your approval."),
+    "skipped": ("user_decision", "Step {step} was skipped. Decide: retry it (optional, needs your "
+                "approval), skip it explicitly, or accept its work as out of scope."),
+    "cancelled": ("resume_plan", "The plan was cancelled at step {step}. Resume the plan from {step} "
+                  "when you are ready; nothing resumes automatically."),
+}
+
+# What a risky step should be checked for, whatever its status.
+_RISK_NOTES = {
+    "write": ("step {step} writes files", ["look at the diff of every file step {step} wrote",
+                                           "run the tests"]),
+    "execute": ("step {step} runs code", ["read the output of what step {step} ran",
+                                          "run the tests again from a clean state"]),
+}
+
+# Blocking on nothing done is the safe choice: an empty list is what a run
+# that crashed before its first step, or a caller that lost the outcomes,
+# looks like, and neither is success.
+_EMPTY_REASON = "no step outcomes were recorded, so nothing shows the work was done"
+_EMPTY_TEXT = ("No step outcomes were recorded. Check whether the plan ran at all, "
+               "then run it again or accept it by hand.")
+
+_MISSING = object()
+
+
+def _field(outcome, name):
+    if isinstance(outcome, Mapping):
+        return outcome.get(name, _MISSING)
+    return getattr(outcome, name, _MISSING)
+
+
+def _read(i, outcome):
+    """One outcome as ``(step, status, risk, detail, checks)``, or a ValueError naming its index and field."""
+    where = f"outcome {i}"
+    if isinstance(outcome, (str, bytes, int, float, list, tuple)) or outcome is None:
+        raise ValueError(f"{where} is {type(outcome).__name__} {outcome!r:.40}; each outcome must be a dict "
+                         "or object with 'step' and 'status', like {'step': 'S1', 'status': 'success'}")
+    step, status = _field(outcome, "step"), _field(outcome, "status")
+    if step is _MISSING:
+        raise ValueError(f"{where} has no 'step'; give it the id of the plan step it reports on")
+    if isinstance(step, bool) or not isinstance(step, (str, int)) or step == "":
+        raise ValueError(f"{where}: 'step' must be a step id (a non-empty str or an int), not {step!r:.40}")
+    if status is _MISSING:
+        raise ValueError(f"{where} (step {step}) has no 'status'; write one of {', '.join(STEP_STATUSES)}")
+    if not isinstance(status, str):
+        raise ValueError(f"{where} (step {step}): 'status' must be a str, not {type(status).__name__}; "
+                         f"write one of {', '.join(STEP_STATUSES)}")
+    if status not in STEP_STATUSES:
+        hint = f"did you mean {status.strip().lower()!r}? " if status.strip().lower() in STEP_STATUSES else ""
+        raise ValueError(f"{where} (step {step}): unknown 'status' {status!r:.40}; {hint}"
+                         f"write one of {', '.join(STEP_STATUSES)}")
+    risk = _field(outcome, "risk")
+    risk = "read" if risk is _MISSING or risk is None else risk
+    if not isinstance(risk, str):
+        raise ValueError(f"{where} (step {step}): 'risk' must be a str such as 'read', 'write' or 'execute', "
+                         f"not {type(risk).__name__}")
+    detail = _field(outcome, "detail")
+    detail = "" if detail is _MISSING or detail is None else detail
+    if not isinstance(detail, str):
+        raise ValueError(f"{where} (step {step}): 'detail' must be a str, not {type(detail).__name__}")
+    checks = _field(outcome, "suggested_checks")
+    checks = [] if checks is _MISSING or checks is None else checks
+    if not isinstance(checks, (list, tuple)) or not all(isinstance(c, str) for c in checks):
+        raise ValueError(f"{where} (step {step}): 'suggested_checks' must be a list of str")
+    return step, status, risk.strip().lower(), detail, list(checks)
+
+
+def _risk(step, risk):
+    """The risk note and checks for one step (risk was lower-cased)."""
+    if risk in ("read", ""):
+        return None, []
+    if risk in _RISK_NOTES:
+        note, checks = _RISK_NOTES[risk]
+        return note.format(step=step), [c.format(step=step) for c in checks]
+    # Advisory fields are read leniently but never ignored: an unknown risk is
+    # treated as the riskiest kind, and the note says so.
+    return (f"step {step} has risk {risk!r}, which the gate does not know; it is treated as if it "
+            "could write files and run code", [f"find out what step {step} did before accepting it"])
+
+
+def review_gate(outcomes):
+    """Decide whether ``outcomes`` (step results, in plan order) add up to success.
+
+    Returns a :class:`~agent_team.contracts.GateDecision`: ``passed``,
+    ``reasons`` (why it blocked; empty when it passed), ``risk_notes``,
+    ``suggested_checks`` and ``proposal`` (None when it passed). Each outcome
+    is a dict or an object with ``step`` and ``status`` (one of
+    ``success``, ``failed``, ``skipped``, ``cancelled``), and optionally
+    ``risk`` (``read``, ``write``, ``execute``), ``detail`` and ``suggested_checks``.
+    Every outcome counts: if a step was retried, pass only its latest outcome.
+    """
+    if not isinstance(outcomes, (list, tuple)):
+        raise ValueError(f"outcomes must be a list, not {type(outcomes).__name__}; "
+                         "pass e.g. [{'step': 'S1', 'status': 'success'}]")
+    steps = [_read(i, o) for i, o in enumerate(outcomes)]
+    if not steps:
+        return GateDecision(passed=False, reasons=[_EMPTY_REASON],
+                            proposal=RetryProposal(action="user_decision", step=None, text=_EMPTY_TEXT))
+    reasons, notes, checks = [], [], []
+    for step, status, risk, detail, extra in steps:
+        said = f" ({detail})" if detail else ""
+        if status != "success":
+            reasons.append(_REASONS[status].format(step=step, detail=said))
+        note, more = _risk(step, risk)
+        if note:
+            notes.append(note)
+        checks += [c for c in more + extra if c not in checks]
+    if not reasons:
+        return GateDecision(passed=True, risk_notes=notes, suggested_checks=checks)
+    kind = next(k for k in PRECEDENCE if any(s[1] == k for s in steps))
+    step, _, _, detail, _ = next(s for s in steps if s[1] == kind)
+    action, text = _PROPOSALS[kind]
+    proposal = RetryProposal(action=action, step=step,
+                             text=text.format(step=step, detail=f" ({detail})" if detail else ""))
+    return GateDecision(passed=False, reasons=reasons, risk_notes=notes, suggested_checks=checks,
+                        proposal=proposal)
+
+
+def review_run(execution_status, outcomes):
+    """Review a planned run: the gate decision and the run's final status, as a ReviewReport.
+
+    A run execution marked ``success`` that the gate blocks ends as
+    ``failed``, and ``reason`` says why. A run that already failed or was
+    cancelled keeps its status: the gate can only take success away, never grant it.
+    """
+    if execution_status not in RUN_STATUSES:
+        raise ValueError(f"execution_status is {execution_status!r:.40}; write one of {', '.join(RUN_STATUSES)}")
+    decision = review_gate(outcomes)
+    status = final_status(execution_status, decision.passed)
+    reason = ""
+    if status != execution_status:
+        reason = ("execution marked the run successful, but the reviewer gate blocked it: "
+                  + "; ".join(decision.reasons))
+    if decision.proposal is not None:
+        next_action = decision.proposal.text
+    elif execution_status != "success":
+        next_action = (f"every step succeeded, but execution reported {execution_status!r}: "
+                       "find out why before accepting")
+    elif decision.suggested_checks:
+        next_action = "accept after these checks: " + "; ".join(decision.suggested_checks)
+    else:
+        next_action = "accept"
+    return ReviewReport(execution_status=execution_status, status=status, decision=decision,
+                        reason=reason, next_action=next_action)

@@ -1,0 +1,208 @@
+"""The LLM slot: turn any ``prompt -> str`` function into a role policy.
+
+A fake policy and a model-backed one fill the same slot with the same output
+schema (see :mod:`agent_team.policies`); only the inside differs::
+
+    view --build_prompt--> prompt --model--> reply --parse_reply--> output
+
+Models answer in free text, so the adapter is defensive: it tolerates a
+```json fence around the reply, checks the schema, and on a bad reply asks
+again (at most ``retries`` more times) with the problem spelled out. A model
+that raises or hangs is a failed attempt, never a crash; when every attempt
+fails the role does nothing this turn and says why. Every attempt (prompt,
+reply, error) is kept in ``output["attempts"]`` and in ``policy.history``.
+
+What a model writes is data. Its patches go through the same allowlist as
+any fake's, and the oracle stays the only success signal. Never ``exec``
+model-written code outside a real sandbox: the browser tab is not one.
+
+Plugging in a real model is one function, e.g. in Pyodide with a key the
+learner pastes at runtime (never stored in a notebook)::
+
+    def ask(prompt):            # prompt -> str; any HTTP client works
+        return my_chat_api(prompt)
+    coder = llm_policy("coder", ask, seconds=60)
+    supervise(coder=coder, seconds=200)   # the supervisor's limit covers all attempts
+"""
+
+import json
+import re
+
+from .limits import call_limited, describe_error
+from .policies import ROLES, BadOutput, check_output, read_verdict
+from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
+
+__all__ = ["DEFAULT_PROMPTS", "BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
+
+# One system prompt per role: the roles differ in what they may write, and
+# saying so up front is cheaper than a refused patch.
+DEFAULT_PROMPTS = {
+    "planner": "You are the planner. Write PLAN.md and nothing else: three to five short bullet steps "
+               "that refer to the test spec. Do not write any Python.",
+    "coder": "You are the coder. Write src/fizzbuzz.py and nothing else, following PLAN.md and the "
+             "test spec. Answer with JSON patches only.",
+    "reviewer": "You are the reviewer. Write REVIEW.json and nothing else. When the tests pass, "
+                "approve, however plain the code looks.",
+}
+
+RECORD_CAP = 4_000  # characters of each prompt and reply kept per attempt
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.DOTALL)
+
+
+class BadReply(ValueError):
+    """A model's reply cannot be used; ``str(err)`` is what the model is told on its next attempt."""
+
+
+def build_prompt(role, goal, view, system_prompt=None, problem=None):
+    """The full prompt for one attempt: system prompt, role tag, the role's view, the reply format.
+
+    The role tag matters: roles that share a transcript without one start
+    imitating each other. ``problem`` is the previous attempt's error.
+    """
+    if not isinstance(view, dict):
+        raise TypeError(f"view must be the dict the supervisor passes (see agent_team.views), "
+                        f"not {type(view).__name__}")
+    schema = {"role": role, "thought": "one short sentence", "message": "one short sentence",
+              "patches": [{"path": sorted(ALLOWLIST[role])[0], "content": "the whole new file"}]}
+    parts = [system_prompt or DEFAULT_PROMPTS[role], f"Role: {role}", f"Goal: {goal}",
+             f"You may write only: {', '.join(sorted(ALLOWLIST[role]))}"]
+    for name, value in view.items():
+        if name != "goal":
+            shown = value if isinstance(value, str) else json.dumps(value, indent=1)
+            parts.append(f"## {name}\n{shown}")
+    parts.append("Reply with one JSON object and nothing else, like:\n" + json.dumps(schema))
+    if role == "reviewer":
+        parts.append(f'The content of {REVIEW_PATH} is itself JSON: '
+                     '{"verdict": "approve" or "request_changes", "notes": "..."}')
+    if problem:
+        parts.append(f"Your previous reply could not be used: {problem}. Reply again, with only the JSON object.")
+    return "\n\n".join(parts)
+
+
+def _decode(reply):
+    """JSON from a reply: as it is, inside a ```json fence, or the one object amid prose."""
+    fenced = _FENCE.search(reply)
+    text = fenced.group(1) if fenced else reply
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        first = err
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:  # "Here is my answer: {...}" is common and harmless
+        try:
+            return json.loads(text[start:end + 1])
+        except ValueError:
+            pass
+    raise first
+
+
+def parse_reply(role, reply):
+    """The output a reply stands for, checked; :class:`BadReply` says what is wrong with it."""
+    if not isinstance(reply, str):
+        raise BadReply(f"the model returned {type(reply).__name__}, not text")
+    try:
+        data = _decode(reply)
+    except ValueError as err:
+        where = f" at line {err.lineno} column {err.colno}" if hasattr(err, "lineno") else ""
+        raise BadReply(f"the reply is not JSON ({getattr(err, 'msg', err)}{where})") from None
+    except RecursionError:
+        raise BadReply("the reply is JSON nested too deeply to read") from None
+    if not isinstance(data, dict):
+        raise BadReply(f"the reply is a JSON {type(data).__name__}; it must be one object")
+    if "patches" not in data:
+        raise BadReply('the reply has no "patches"; write "patches": [] to change nothing')
+    try:
+        out = check_output(role, data)
+    except BadOutput as err:
+        raise BadReply(f"the reply breaks the output schema: {err}") from None
+    if len(out["patches"]) > MAX_PATCHES:
+        raise BadReply(f"the reply has {len(out['patches'])} patches; at most {MAX_PATCHES}")
+    for i, patch in enumerate(out["patches"]):
+        if not isinstance(patch, dict) or set(patch) != {"path", "content"} or \
+                not all(isinstance(patch[k], str) for k in ("path", "content")):
+            raise BadReply(f'patch {i} must be {{"path": str, "content": str}} and nothing else')
+        if role == "reviewer" and patch["path"] == REVIEW_PATH:
+            _, problem = read_verdict(patch["content"])
+            if problem:
+                raise BadReply(problem)
+    return out
+
+
+def _cap(text):
+    if not isinstance(text, str) or len(text) <= RECORD_CAP:
+        return text
+    return text[:RECORD_CAP] + f"... [{len(text):,} characters, cut]"
+
+
+def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
+    """A policy ``(goal, view) -> output`` for ``role`` that asks ``model(prompt) -> str``.
+
+    At most ``1 + retries`` calls per turn, each limited to ``seconds``. The
+    returned policy keeps every turn's attempts in ``policy.history``.
+    """
+    if role not in ROLES:
+        raise ValueError(f"role is {role!r}; write one of {', '.join(ROLES)}")
+    if not callable(model):
+        raise TypeError(f"model must be a function prompt -> str, not {type(model).__name__}")
+    if system_prompt is not None and not isinstance(system_prompt, str):
+        raise TypeError(f"system_prompt must be a str or None (for the default), not {type(system_prompt).__name__}")
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError(f"retries must be a whole number >= 0 (extra attempts after the first), not {retries!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise ValueError(f"seconds must be a number > 0 (the limit per model call), not {seconds!r}")
+    history = []
+
+    def policy(goal, view):
+        attempts, problem = [], None
+        for n in range(1, retries + 2):
+            prompt = build_prompt(role, goal, view, system_prompt, problem)
+            call = call_limited(model, prompt, seconds=seconds)
+            reply = call.value if call.ok else None
+            if call.kind == "timeout":
+                error = f"the model did not answer within {seconds:g} s"
+            elif call.kind == "error":
+                error = f"the model raised {describe_error(call.error)}"
+            else:
+                try:
+                    out = parse_reply(role, reply)
+                    error = None
+                except BadReply as err:
+                    # Only a reply's own problem is fed back; a crash or a timeout
+                    # is nothing the model said, so the prompt stays as it was.
+                    error = problem = str(err)
+            attempts.append({"attempt": n, "prompt": _cap(prompt),
+                             "reply": _cap(reply) if isinstance(reply, str) else None, "error": error})
+            if error is None:
+                break
+        history.append(attempts)
+        if error is None:
+            return {**out, "attempts": attempts}
+        why = f"no usable reply in {len(attempts)} attempt{'s' if len(attempts) > 1 else ''}; last: {error}"
+        return {"role": role, "thought": why, "patches": [], "message": f"no change: {why}",
+                "attempts": attempts}
+
+    policy.__name__ = policy.__qualname__ = f"llm_{role}"
+    policy.role, policy.model, policy.history = role, model, history
+    return policy
+
+
+class ScriptedModel:
+    """A fake model for tests and notebooks: answers from a list, the last answer repeating.
+
+    An answer that is an exception instance is raised instead of returned.
+    Every prompt it was given is kept in ``prompts``.
+    """
+
+    def __init__(self, replies):
+        replies = list(replies) if isinstance(replies, (list, tuple)) else None
+        if not replies:
+            raise ValueError("replies must be a non-empty list of str (or exceptions to raise)")
+        self.replies, self.prompts = replies, []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        answer = self.replies[min(len(self.prompts), len(self.replies)) - 1]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
