@@ -147,7 +147,7 @@ class RoundStepper(_Base):
         self._play = ipw.Play(value=1, min=1, max=last, step=1, interval=interval,
                               description="play", tooltip="Play the run step by step", show_repeat=False)
         self._slider = ipw.IntSlider(value=1, min=1, max=last, step=1, description="step",
-                                     continuous_update=True, readout=True,
+                                     continuous_update=True, readout=False,
                                      layout=ipw.Layout(width="min(60%, 420px)"))
         self._counter = ipw.Label(value="")
         self._view = ipw.HTML(value="")

@@ -114,22 +114,24 @@ def details(summary, *body, open=False, **attrs):  # noqa: A002 -- mirrors the H
 
 
 # One small stylesheet, scoped by the at- prefix. Colours are translucent so
-# they read on light and dark themes; text keeps the theme's own colour.
+# they read on light and dark themes; text keeps the theme's own colour. Table
+# rules are specific enough to beat JupyterLab's rendered-HTML table styles
+# (which right-align cells).
 STYLE = Safe("""<style>
 .at-box{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;max-width:100%;overflow-x:auto}
 .at-box h3,.at-box h4{margin:.5em 0 .3em 0}
 .at-pre{white-space:pre-wrap;word-break:break-word;font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:.2em 0;padding:.3em .5em;background:rgba(127,127,127,.08);border-radius:3px}
-.at-table{border-collapse:collapse;margin:.3em 0}
-.at-table th,.at-table td{border:1px solid rgba(127,127,127,.35);padding:2px 8px;text-align:left;vertical-align:top}
-.at-table th{background:rgba(127,127,127,.12)}
+.at-box table.at-table{border-collapse:collapse;margin:.3em 0}
+.at-box table.at-table th,.at-box table.at-table td{border:1px solid rgba(127,127,127,.35);padding:2px 8px;text-align:left;vertical-align:top}
+.at-box table.at-table th{background:rgba(127,127,127,.12)}
 .at-badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;font-weight:600}
 .at-ok{background:rgba(30,160,70,.2)}
 .at-bad{background:rgba(220,50,50,.22)}
 .at-warn{background:rgba(230,150,0,.25)}
 .at-info{background:rgba(30,110,230,.18)}
 .at-muted{background:rgba(127,127,127,.18)}
-tr.at-row-bad td{background:rgba(220,50,50,.10)}
-tr.at-row-first td{background:rgba(230,150,0,.16);font-weight:600}
+.at-box tr.at-row-bad td{background:rgba(220,50,50,.10)}
+.at-box tr.at-row-first td{background:rgba(230,150,0,.16);font-weight:600}
 .at-diff{font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:.2em 0;padding:.3em .5em;white-space:pre-wrap;word-break:break-word;background:rgba(127,127,127,.06)}
 .at-diff .at-add{background:rgba(30,160,70,.2);display:block}
 .at-diff .at-del{background:rgba(220,50,50,.18);display:block}
