@@ -138,6 +138,13 @@ def test_a_case_that_raises_fails_alone_and_the_others_still_run():
     assert report["cases"][3]["passed"]
 
 
+def test_an_exception_while_loading_fails_every_case():
+    report = run("WORDS = {3: 'Fizz'}\nWORDS[5] + 1\n" + STUB_SOURCE)
+    assert report["failed"] == 4
+    assert report["errors"] == ["loading src/fizzbuzz.py raised KeyError: 5; fix the code outside fizzbuzz"]
+    assert all(case["error"] == "not run: the module did not load" for case in report["cases"])
+
+
 def test_a_huge_exception_message_is_capped():
     report = run(body("raise ValueError('x' * 20000)"))
     assert all(len(e) < 400 for e in report["errors"])
@@ -184,6 +191,7 @@ STATIC = {
     "eval": (body("return eval('str(n)')"), "`eval` is not allowed"),
     "open": (body("return open('/etc/passwd').read()"), "`open` is not allowed"),
     "compile": (body("return compile('1', 'f', 'eval')"), "`compile` is not allowed"),
+    "eval spelled in fullwidth letters": (body("return \uff45\uff56\uff41\uff4c('str(n)')"), "`eval` is not allowed"),
     "getattr": (body("return getattr(n, 'real')"), "`getattr` is not allowed"),
     "type": (body("return type(n)"), "`type` is not allowed"),
     "class": ("class C:\n    pass\n" + STUB_SOURCE, "`class` is not allowed"),
@@ -389,7 +397,7 @@ def test_base_exceptions_become_case_failures(monkeypatch, name):
     assert (report["passed"], report["failed"]) == (1, 3)
     assert report["cases"][2]["error"].startswith(f"fizzbuzz(5) raised {name}")
     loading = run(f"raise {name}\n" + STUB_SOURCE)
-    assert loading["failed"] == 4 and f"it raised {name}" in loading["errors"][0]
+    assert loading["failed"] == 4 and loading["errors"][0].startswith(f"loading src/fizzbuzz.py raised {name}")
 
 
 # -- the short repr of what came back --------------------------------------------------

@@ -132,7 +132,7 @@ def _short(value, limit, depth):
     return f"<{kind.__name__}>"
 
 
-def _exception_text(exc):
+def _exception_text(exc, hint="make fizzbuzz return a str for every n instead of raising"):
     name = type(exc).__name__
     args = exc.args if isinstance(getattr(exc, "args", None), tuple) else ()
     if len(args) == 1 and type(args[0]) is str:
@@ -149,7 +149,7 @@ def _exception_text(exc):
         return f"{text}; fizzbuzz must return a str, not try to stop the program"
     if isinstance(exc, MemoryError):
         return f"{text}; fizzbuzz needs only short strings"
-    return f"{text}; make fizzbuzz return a str for every n instead of raising"
+    return f"{text}; {hint}"
 
 
 def _a(noun):
@@ -223,8 +223,11 @@ def _run_code(code, runtime, namespace):
     try:
         exec(code, namespace)
     except BaseException as exc:
-        why = exc.message if isinstance(exc, rt.Stop) else f"it raised {_exception_text(exc)}"
-        return _refused([f"loading {SRC_PATH} was stopped: {why}"], "not run: the module did not load")
+        if isinstance(exc, rt.Stop):
+            error = f"loading {SRC_PATH} was stopped: {exc.message}"
+        else:
+            error = f"loading {SRC_PATH} raised {_exception_text(exc, 'fix the code outside fizzbuzz')}"
+        return _refused([error], "not run: the module did not load")
     fn = namespace.get("fizzbuzz")
     if "fizzbuzz" not in namespace:
         return _refused([f"{SRC_PATH} defines no `fizzbuzz`; define it with `def fizzbuzz(n):`"],
