@@ -256,3 +256,15 @@ def test_handoffs_when_the_coder_writes_where_it_may_not():
     got = handoffs_from_trace(supervise(coder=sneaky, max_rounds=1))
     assert got[1].role == "coder" and got[1].status == "failed" and "may not write" in got[1].summary
     assert got[-1].next_action.startswith("stop (budget)")
+
+
+def test_trace_with_handoffs_attaches_each_handoff_to_its_last_turn_without_touching_the_trace():
+    from agent_team.handoffs import trace_with_handoffs
+    before = json.dumps(TRACE)
+    shown = trace_with_handoffs(TRACE)
+    assert json.dumps(TRACE) == before and len(shown) == len(TRACE)
+    attached = [Handoff.from_dict(e["handoff"]) for e in shown if "handoff" in e]
+    assert attached == handoffs_from_trace(TRACE)
+    assert [i for i, e in enumerate(shown) if "handoff" in e] == [1, 2, 4, 6, 7, 9]  # every turn
+    two = trace_with_handoffs([turn("planner", 0), turn("planner", 1), turn("coder", 1)])
+    assert ["handoff" in e for e in two] == [False, True, True]  # a stint's handoff sits on its last turn

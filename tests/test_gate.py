@@ -63,7 +63,7 @@ def test_gate_properties(rows):
     # Risk never changes the decision: the same outcomes without risk decide the same.
     plain = review_gate([outcome(step, status) for step, status, _ in rows])
     assert (plain.passed, plain.reasons, plain.proposal) == (decision.passed, decision.reasons, decision.proposal)
-    risky = sum(1 for _, _, r in rows if r and r.lower() in ("write", "execute"))
+    risky = sum(1 for _, s, r in rows if r and r.lower() in ("write", "execute") and s != "skipped")
     assert len(decision.risk_notes) == risky
     assert GateDecision.from_dict(json.loads(json.dumps(decision.to_dict()))) == decision
     assert review_gate(outcomes) == decision  # deterministic
@@ -95,6 +95,11 @@ def test_risky_steps_add_notes_and_checks_but_do_not_block():
     assert "run the tests" in decision.suggested_checks
     assert "fizzbuzz(15) works" in decision.suggested_checks
     assert len(decision.suggested_checks) == len(set(decision.suggested_checks))
+
+
+def test_a_skipped_step_never_ran_so_its_risk_adds_no_note():
+    decision = review_gate([outcome("S1", "skipped", risk="write"), outcome("S2", "failed", risk="execute")])
+    assert decision.risk_notes == ["step S2 runs code"]
 
 
 def test_an_unknown_risk_is_noted_as_the_riskiest_kind():

@@ -9,7 +9,8 @@ Rules, in order of importance:
 * A step that succeeded passes. A step that failed, was skipped or was
   cancelled blocks: unfinished work cannot silently become success.
 * Risk never blocks by itself. A step that writes files or runs code adds a
-  risk note and suggested checks, so the person accepting knows what to look at.
+  risk note and suggested checks, so the person accepting knows what to look at
+  (unless it was skipped: a step that never ran did nothing risky).
 * When the gate blocks it makes one read-only :class:`~agent_team.contracts.RetryProposal`.
   It is data and text: nothing here retries, resumes or runs anything.
 * :func:`review_run` applies the gate to a run that execution already called
@@ -148,7 +149,9 @@ def review_gate(outcomes):
         said = f" ({detail})" if detail else ""
         if status != "success":
             reasons.append(_REASONS[status].format(step=step, detail=said))
-        note, more = _risk(step, risk)
+        # A skipped step never ran, so its risk never came true; a failed or
+        # cancelled one may have done part of its work, so it still gets notes.
+        note, more = _risk(step, risk) if status != "skipped" else (None, [])
         if note:
             notes.append(note)
         checks += [c for c in more + extra if c not in checks]

@@ -15,7 +15,7 @@ from .contracts import Handoff
 from .policies import ROLES
 from .repo import PLAN_PATH, SRC_PATH
 
-__all__ = ["handoffs_from_trace"]
+__all__ = ["handoffs_from_trace", "trace_with_handoffs"]
 
 
 def _events(trace):
@@ -83,6 +83,39 @@ def _next_action(after, following, review):
     return f"coder: write {SRC_PATH} to the plan in round {rnd}" + (f"; {seen}" if seen else "")
 
 
+def _stints(events):
+    """Runs of consecutive turns by the same role, as lists of event indexes."""
+    stints = []
+    for i, event in enumerate(events):
+        if event["type"] != "turn":
+            continue
+        if stints and events[stints[-1][-1]]["role"] == event["role"]:
+            stints[-1].append(i)
+        else:
+            stints.append([i])
+    return stints
+
+
+def _handoffs(events):
+    """``[(index of the stint's last turn, Handoff)]`` in order."""
+    stints = _stints(events)
+    out = []
+    for n, stint in enumerate(stints):
+        last = events[stint[-1]]
+        upto = stints[n + 1][0] if n + 1 < len(stints) else len(events)
+        following = events[upto] if upto < len(events) else None
+        review = last.get("verdict") if last["role"] == "reviewer" else None
+        rnd = last.get("round", 0)
+        out.append((stint[-1], Handoff(
+            role=last["role"],
+            summary="; ".join(_turn_summary(events[i]) for i in stint),
+            status="failed" if last.get("error") else "success",
+            next_action=_next_action(events[stint[-1] + 1:upto], following, review),
+            round=rnd if isinstance(rnd, int) and not isinstance(rnd, bool) and rnd >= 0 else 0,
+        )))
+    return out
+
+
 def handoffs_from_trace(trace):
     """One :class:`~agent_team.contracts.Handoff` per role transition in a supervisor trace, in order.
 
@@ -90,25 +123,16 @@ def handoffs_from_trace(trace):
     short, as the round stepper shows it, works too: the last handoff then
     says that the supervisor decides next.
     """
-    events = _events(trace)
-    turns = [i for i, e in enumerate(events) if e["type"] == "turn"]
-    stints = []  # runs of consecutive turns by the same role
-    for i in turns:
-        if stints and events[stints[-1][-1]]["role"] == events[i]["role"]:
-            stints[-1].append(i)
-        else:
-            stints.append([i])
-    handoffs = []
-    for n, stint in enumerate(stints):
-        last = events[stint[-1]]
-        upto = stints[n + 1][0] if n + 1 < len(stints) else len(events)
-        following = events[upto] if upto < len(events) else None
-        review = last.get("verdict") if last["role"] == "reviewer" else None
-        handoffs.append(Handoff(
-            role=last["role"],
-            summary="; ".join(_turn_summary(events[i]) for i in stint),
-            status="failed" if last.get("error") else "success",
-            next_action=_next_action(events[stint[-1] + 1:upto], following, review),
-            round=last.get("round", 0) if isinstance(last.get("round"), int) else 0,
-        ))
-    return handoffs
+    return [handoff for _, handoff in _handoffs(_events(trace))]
+
+
+def trace_with_handoffs(trace):
+    """A copy of the trace where the last turn of each stint carries its handoff (as a dict).
+
+    For display only (the round stepper shows the extra ``handoff`` field);
+    the trace itself stays the one source of truth and is not changed.
+    """
+    events = [dict(e) for e in _events(trace)]
+    for i, handoff in _handoffs(events):
+        events[i]["handoff"] = handoff.to_dict()
+    return events

@@ -1,0 +1,457 @@
+# %% [markdown]
+# # Part 5 (bonus) — From fakes to a real team
+#
+# Parts 1 to 4 ran the team on scripted fakes, so that the orchestration around them was the hard
+# part. This part shows how the same design carries into a real tool: the roles exchange typed
+# **contracts**, every change of speaker leaves a **handoff**, a deterministic **reviewer gate**
+# decides whether the work adds up to success, a blocked gate makes a read-only **retry
+# proposal**, and any role slot can be filled by a **language model** through one small adapter.
+#
+# **By the end of this part you can**
+#
+# - write a plan, its executor contracts and a review as typed records that round-trip through JSON;
+# - read a run as handoffs (planner → coder → reviewer) derived from its trace;
+# - explain why skipped or cancelled work must never end as success, and apply the gate that
+#   enforces it — and write that gate yourself (**exercise 5.1**, graded);
+# - configure each role from a small TOML file, and put a model behind a role with retries that
+#   are bounded and recorded;
+# - say what must never happen with code a model wrote.
+#
+# **Words this part uses**
+#
+# | word | meaning here |
+# |---|---|
+# | contract | a typed record one role hands another: a plan, an executor contract, a review report |
+# | plan step | one step of a plan: an id, a title, a risk and suggested checks |
+# | risk | what a step may do to the world: `read`, `write` (files) or `execute` (runs code) |
+# | handoff | what a role tells the next when the floor passes on: summary, status, next action |
+# | step outcome | how one step ended: `success`, `failed`, `skipped` or `cancelled` |
+# | reviewer gate | a fixed rule over step outcomes that decides whether a run may count as success |
+# | retry proposal | the gate's read-only suggestion when it blocks: `retry_step`, `user_decision` or `resume_plan` |
+# | role configuration | a role's name, system prompt and model (or policy), from a TOML or JSON file |
+# | LLM slot | the adapter that turns a `prompt -> str` function into a role policy |
+# | attempt | one call to the model: the prompt, the reply and what was wrong with it |
+
+# %%
+import json
+
+from IPython.display import display
+
+from agent_team.render.html import table, wrap
+from agent_team.repo import GOAL
+from agent_team.supervisor import supervise
+
+
+def show_table(headers, rows, label):
+    """Show rows as an HTML table, with a plain-text version for text-only front ends."""
+    text = "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
+    display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
+
+
+print("The team's goal:", GOAL)
+
+# %% [markdown]
+# ## 1. Contracts: what the roles hand each other
+#
+# So far a plan was three bullets of free text in `PLAN.md`. A real tool wants more: which step
+# comes first, what each step may touch, and how to check it afterwards. A `Plan` is a summary and
+# ordered `PlanStep`s, each with an id, a title, a risk and suggested checks.
+
+# %%
+from agent_team.contracts import Plan, PlanStep
+
+plan = Plan("Make fizzbuzz pass its tests", [
+    PlanStep("S1", "Write PLAN.md from the test spec", "write", ["PLAN.md is not empty"]),
+    PlanStep("S2", "Write fizzbuzz in src/fizzbuzz.py", "write", ["the oracle reports 4 of 4"]),
+    PlanStep("S3", "Run the tests", "execute"),
+    PlanStep("S4", "Leave a verdict in REVIEW.json", "write"),
+])
+print(plan.to_markdown())
+
+# %% [markdown]
+# Every contract turns into a plain dict of JSON types and comes back **exactly** — the property
+# that lets a plan be saved, shown, sent to a model and read back without drifting:
+
+# %%
+data = plan.to_dict()
+print(json.dumps(data["steps"][0], indent=1))
+assert Plan.from_dict(json.loads(json.dumps(data))) == plan
+
+# %% [markdown]
+# Reading is strict. A record with a missing, unknown or mistyped field is refused where it is
+# read, and the error names the field by its path — not three roles later, where it is used:
+
+# %%
+bad = json.loads(json.dumps(data))
+bad["steps"][2]["risk"] = "run"
+try:
+    Plan.from_dict(bad)
+except ValueError as err:
+    print(err)
+
+# %% [markdown]
+# The coder does not get the whole plan. For each step it gets an `ExecutorContract`: the goal,
+# that one step, its risk, and instructions that say to stop after it. A narrow contract is the
+# same idea as part 2's narrow views: a role that sees only its step does only its step.
+
+# %%
+contract = plan.contracts(GOAL)[1]
+print(contract.step_id, contract.risk)
+print(contract.instructions)
+
+# %% [markdown]
+# ## 2. Handoffs: a run, told by its roles
+#
+# Each time the floor passes from one role to another, the role that spoke hands off: what it
+# did, whether its turn landed, and who acts next on what. The handoffs are **derived from the
+# trace**, not stored next to it: the trace stays the one source of truth, so a handoff can never
+# disagree with what happened.
+
+# %%
+from agent_team.handoffs import handoffs_from_trace
+
+run = supervise()
+handoffs = handoffs_from_trace(run.trace)
+show_table(["role", "round", "status", "summary", "next action"],
+           [[h.role, h.round, h.status, h.summary, h.next_action] for h in handoffs], "handoffs")
+assert [h.role for h in handoffs] == ["planner", "coder", "reviewer", "coder", "reviewer"]
+
+# %% [markdown]
+# Handoffs are contracts too, so they round-trip through JSON like the plan:
+
+# %%
+from agent_team.contracts import Handoff
+
+saved = json.dumps([h.to_dict() for h in handoffs])
+assert [Handoff.from_dict(d) for d in json.loads(saved)] == handoffs
+print(f"{len(handoffs)} handoffs, {len(saved):,} characters of JSON")
+
+# %% [markdown]
+# In the round stepper, each role's handoff shows on its last turn, under **More recorded
+# fields**. `trace_with_handoffs` makes a copy of the trace for display; the trace itself is
+# not changed.
+
+# %%
+from agent_team.handoffs import trace_with_handoffs
+from agent_team.widgets import RoundStepper
+
+stepper = RoundStepper(trace_with_handoffs(run))
+stepper
+
+# %%
+stepper.go(4)
+print(stepper.text.splitlines()[0])
+print(trace_with_handoffs(run)[stepper.index]["handoff"]["next_action"])
+
+# %% [markdown]
+# ## 3. The reviewer gate
+#
+# Here is the failure the gate exists for. A planned run executes its steps; one of them is
+# skipped (say, a person did not approve it), and the executor, having met no error, reports
+# success:
+
+# %%
+outcomes = [
+    {"step": "S1", "status": "success", "risk": "write"},
+    {"step": "S2", "status": "skipped", "risk": "write"},
+    {"step": "S3", "status": "success", "risk": "execute"},
+]
+execution_status = "success"  # no step raised, so execution thinks it is done
+
+# %% [markdown]
+# Step S2's work was never done, yet the run says success. The **reviewer gate** is a fixed rule
+# over the step outcomes — no model, nothing random, so it can be tested over every case and
+# trusted as a rule:
+#
+# - a step that succeeded passes; a step that **failed, was skipped or was cancelled blocks**;
+# - risk never blocks by itself: a step that writes files or runs code adds a **risk note** and
+#   **suggested checks**, so the person accepting the run knows what to look at;
+# - when a run execution marked successful is blocked by the gate, its final status becomes
+#   `failed`, and the reason is kept.
+
+# %%
+from agent_team.gate import review_gate, review_run
+
+report = review_run(execution_status, outcomes)
+print("final status:", report.status)
+print("reason:      ", report.reason)
+print("risk notes:  ", report.decision.risk_notes)
+assert report.status == "failed" and not report.decision.passed
+
+# %% [markdown]
+# The gate only takes success away; it never grants it. A run that already failed stays failed,
+# and an empty list of outcomes **blocks**: it is what a run that crashed before its first step
+# looks like, and "nothing happened" is not success.
+
+# %%
+print(review_run("failed", [{"step": "S1", "status": "success"}]).status)
+print(review_gate([]).reasons[0])
+
+# %% [markdown]
+# The gate over one step of each status, built from the real function:
+
+# %%
+rows = []
+for status in ("success", "failed", "skipped", "cancelled"):
+    decision = review_gate([{"step": "S1", "status": status}])
+    proposal = decision.proposal
+    rows.append([status, decision.passed, proposal.action if proposal else "-",
+                 proposal.text if proposal else "-"])
+show_table(["status", "passed", "proposal", "text"], rows, "the gate, one step")
+
+# %% tags=["quiz"]
+from agent_team.widgets import Quiz
+
+Quiz(
+    "Step S3 wrote files and ran code, and it succeeded. S1 and S2 succeeded too. What does the gate decide?",
+    [
+        "It blocks: writing and executing are risky",
+        "It passes, and adds risk notes and suggested checks for S3",
+        "It passes without any notes: only statuses matter",
+        "It asks the user to decide, because of the risk",
+    ],
+    1,
+    "Risk is information for the person accepting the run, not a reason to call finished work "
+    "unfinished. The notes say what to check: the diff of the files, the output of what ran.",
+    explanations=[
+        "Then every run that writes a file — every useful run — would be blocked. Risk adds notes; "
+        "only failed, skipped and cancelled steps block.",
+        None,
+        "Statuses decide pass or block, but the gate still reports risk: a write or an execute step "
+        "comes with notes and suggested checks.",
+        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
+        "not a decision.",
+    ],
+)
+
+# %% [markdown]
+# ## 4. Retry proposals
+#
+# When the gate blocks, it proposes one next step — as data and text. **Nothing retries
+# automatically**: the person reads the proposal and decides.
+#
+# | blocked by | proposal | why |
+# |---|---|---|
+# | a failed step | `retry_step` on it | the failure is known; retrying after a look at it is concrete |
+# | a skipped step | `user_decision`, with an optional retry | a skip was a person's choice; ask them again |
+# | a cancelled step | `resume_plan` from it | the rest of the plan never ran |
+#
+# When several kinds occur, one proposal is chosen, in the order **failed, then cancelled, then
+# skipped**, on the first step of that kind. A failure first, because later steps usually build on
+# it; resuming or asking about them before it is fixed would run into it again. A skip last,
+# because it needs a person, and we ask them only when nothing can be done without them. The
+# reasons still list every blocked step.
+
+# %%
+from agent_team.gate import PRECEDENCE
+
+mixed = [
+    {"step": "S1", "status": "skipped"},
+    {"step": "S2", "status": "cancelled"},
+    {"step": "S3", "status": "failed", "detail": "fizzbuzz(5) returned '5'"},
+]
+decision = review_gate(mixed)
+print("order:", PRECEDENCE)
+print("reasons:", *decision.reasons, sep="\n  ")
+print("proposal:", decision.proposal.action, decision.proposal.step)
+print(decision.proposal.text)
+assert decision.proposal.step == "S3"
+
+# %% [markdown]
+# ## Exercise 5.1 — the reviewer gate
+#
+# Write `gate(outcomes)`. Each outcome is a dict with `"step"`, `"status"` and `"risk"`. Return
+# `{"passed": ..., "action": ..., "step": ...}`: when every step succeeded, `passed` is `True` and
+# `action` and `step` are `None`; otherwise `passed` is `False`, and `action` and `step` are the
+# retry proposal, chosen by the rules and the order above. An empty list blocks with
+# `"user_decision"` and step `None`. Risk never changes the answer.
+
+# %% tags=["exercise"]
+ACTIONS = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
+
+
+def gate(outcomes):
+    # BEGIN SOLUTION
+    if not outcomes:
+        return {"passed": False, "action": "user_decision", "step": None}
+    for kind in ("failed", "cancelled", "skipped"):
+        for outcome in outcomes:
+            if outcome["status"] == kind:
+                return {"passed": False, "action": ACTIONS[kind], "step": outcome["step"]}
+    return {"passed": True, "action": None, "step": None}
+    # END SOLUTION
+
+# %%
+from agent_team.grading.gate import check_gate
+
+report = check_gate(gate)
+report
+
+# %% [markdown]
+# ## 5. Configuring the roles
+#
+# Each role slot takes a configuration: a display name, a system prompt, and a model name (or,
+# from Python, a policy function). A small TOML file describes the team, and every role it leaves
+# out gets the defaults: the course's fake and the default system prompt. The file holds **names
+# only** — never functions, never keys.
+
+# %%
+from agent_team.config import load_config
+
+TEAM_TOML = """
+model = "fake"                 # every role without a model of its own
+
+[agents.coder]
+name = "Ada"
+model = "scripted"
+system_prompt = "You are the coder. Write src/fizzbuzz.py only. Reply with JSON only."
+"""
+
+team = load_config(TEAM_TOML)
+show_table(["role", "name", "model", "system prompt"],
+           [[role, team[role].name, team[role].model, team[role].system_prompt[:60]]
+            for role in ("planner", "coder", "reviewer")], "team configuration")
+
+# %% [markdown]
+# A mistake in the file is refused with the field it concerns and what to write instead. People
+# coming from other tools often say `executor` for our coder, or `prompt` for the system prompt:
+
+# %%
+for mistake in ('[agents.executor]\nmodel = "scripted"', '[agents.coder]\nprompt = "Be brief."',
+                "[agents.coder]\nmodel = 3"):
+    try:
+        load_config(mistake)
+    except ValueError as err:
+        print(err)
+
+# %% [markdown]
+# ## 6. The LLM slot
+#
+# A fake policy and a model-backed one fill the same slot with the same output schema. Only the
+# inside differs: `llm_policy(role, model)` builds the role's prompt from its **narrow view** and
+# its system prompt, calls `model(prompt) -> str`, parses the reply (a ```` ```json ```` fence is
+# fine), checks it against the schema, and on a bad reply asks again with the problem spelled out
+# — at most `retries` more times. A model that raises or hangs is a failed attempt, never a crash.
+#
+# No network here: a `ScriptedModel` answers from a list. This one answers badly twice — prose,
+# then a patch in the wrong shape — and well the third time.
+
+# %%
+from agent_team.llm import ScriptedModel, llm_policy
+from agent_team.policies import FULL_SOURCE
+
+good_reply = "```json\n" + json.dumps({
+    "role": "coder", "thought": "handle 15 first", "message": "wrote fizzbuzz",
+    "patches": [{"path": "src/fizzbuzz.py", "content": FULL_SOURCE}]}) + "\n```"
+model = ScriptedModel([
+    "Sure! I would write fizzbuzz with the modulo operator.",
+    json.dumps({"role": "coder", "patches": "src/fizzbuzz.py"}),
+    good_reply,
+])
+policies = team.policies(models={"scripted": model})
+coder = policies["coder"]
+run = supervise(**policies)
+print(run.status, "in", run.rounds, "round(s)")
+assert run.status == "pass" and run.rounds == 1
+
+# %% [markdown]
+# Every attempt is recorded: the prompt, the reply, and what was wrong with it. The error of a bad
+# reply is fed back into the next prompt, so the model is told what to fix.
+
+# %%
+attempts = coder.history[0]
+show_table(["attempt", "reply (start)", "what was wrong"],
+           [[a["attempt"], a["reply"][:50].replace("\n", " "), a["error"] or "nothing: used"]
+            for a in attempts], "attempts")
+print(model.prompts[1].split("\n\n")[-1])
+
+# %% [markdown]
+# The prompt itself is built from the coder's view only — the goal, the plan, the source, the
+# last tests and the last review; no test spec, no other role's thoughts — with a role tag, so
+# that roles sharing a model do not start imitating each other:
+
+# %%
+print(model.prompts[0][:700])
+
+# %% [markdown]
+# When every attempt fails, the role does nothing this turn and says why, and the team goes on:
+# the oracle still runs, the budget still counts.
+
+# %%
+mute = llm_policy("coder", ScriptedModel([TimeoutError("the service is busy")]), retries=1)
+run = supervise(coder=mute, max_rounds=2)
+print(run.status, "-", run.stop_reason)
+print([e["message"] for e in run.trace if e["type"] == "turn" and e["role"] == "coder"][0])
+assert run.status == "budget"
+
+# %% [markdown]
+# ### Plugging in a real model (not run here)
+#
+# The course runs without a network, and nothing below is needed for it. To try a real model, write
+# one function `prompt -> str` around your provider's API, paste your key at runtime (never into
+# the notebook), and give the function to `llm_policy` or to `team.policies(models=...)`. In the
+# browser, Pyodide can make the request with the page's own `XMLHttpRequest`:
+#
+# ```python
+# import json, js
+#
+# def ask(prompt):
+#     request = js.XMLHttpRequest.new()
+#     request.open("POST", PROVIDER_URL, False)          # False: wait for the answer
+#     request.setRequestHeader("Content-Type", "application/json")
+#     request.setRequestHeader("Authorization", "Bearer " + key)
+#     request.send(json.dumps({"model": MODEL, "messages": [{"role": "user", "content": prompt}]}))
+#     return json.loads(request.responseText)["choices"][0]["message"]["content"]
+#
+# coder = llm_policy("coder", ask, seconds=60)
+# run = supervise(coder=coder, seconds=200)   # the supervisor's limit covers every attempt
+# ```
+#
+# **What must never happen with code a model wrote:**
+#
+# - **Never `exec` it outside a real sandbox.** A browser tab is not one: code running in the page
+#   can read what the page can read — your key included — and send it anywhere. The course's oracle
+#   is a teaching guard for fizzbuzz-sized code from scripted fakes, not a security boundary.
+#   Run model-written code only in a real sandbox: a separate, locked-down process, container or
+#   worker with no access to your secrets.
+# - **The oracle stays the only success signal.** A model saying "tests pass" in its message is
+#   a message. Its patches go through the same allowlist as any fake's, and only the oracle's
+#   report, and then the reviewer gate, decide success.
+
+# %% tags=["quiz"]
+Quiz(
+    "A model-backed coder replies: message \"all tests pass now\", with a patch to src/fizzbuzz.py. "
+    "What decides whether the run passed?",
+    [
+        "The coder's message, since the model ran the tests in its head",
+        "The reviewer's verdict",
+        "The oracle's report on the repo after the patch landed",
+        "Whether the reply parsed as JSON on the first attempt",
+    ],
+    2,
+    "The oracle is the only success signal, for fakes and models alike. The message is narration, "
+    "kept in the trace.",
+    explanations=[
+        "A message is text; a model can write anything in it. Control never depends on what a role "
+        "says about its own work.",
+        "The reviewer's verdict is kept in the trace, and on green tests a request for changes is "
+        "overridden. It never turns red tests green.",
+        None,
+        "Parsing is about whether the reply can be used at all. A perfectly parsed patch can still "
+        "be wrong; only running the tests shows it.",
+    ],
+)
+
+# %% [markdown]
+# ## Recap
+#
+# - Roles exchange **typed contracts** (plan, executor contract, review report, handoff) that
+#   round-trip through JSON exactly and are refused, by field, when they are wrong.
+# - **Handoffs** are derived from the trace, so the trace stays the one source of truth.
+# - The **reviewer gate** is a fixed rule: failed, skipped or cancelled work blocks success; risk
+#   adds notes, never blocks; a blocked gate **proposes** a next step and retries nothing.
+# - A **model** fills a role through one adapter with bounded, recorded retries; its code is data,
+#   never `exec`'d outside a real sandbox, and the **oracle** still decides.
+#
+# That is the course. The team you built is small, but every rule in it — turn-taking, allowlists,
+# an oracle, a budget, a gate — is one a real multi-agent tool needs.
