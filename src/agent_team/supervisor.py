@@ -49,6 +49,12 @@ class RunResult:
         return getattr(self, key)
 
     @property
+    def handoffs(self):
+        """One handoff per role transition (planner -> coder -> reviewer), derived from the trace."""
+        from .handoffs import handoffs_from_trace  # part 5 reads the trace; the trace never needs it
+        return handoffs_from_trace(self.trace)
+
+    @property
     def tests(self):
         """The last test report (None if the coder never got a turn)."""
         return next((e["tests"] for e in reversed(self.trace) if e["type"] == "tests"), None)
@@ -108,6 +114,8 @@ class _Run:
             return event
         event.update(thought=out["thought"], message=out["message"],
                      patches=[for_trace(p) for p in out["patches"][:MAX_PATCHES + 1]])
+        if isinstance(call.value.get("attempts"), list):  # the LLM slot's record of each model call
+            event["attempts"] = copy.deepcopy(call.value["attempts"])
         before = self.repo
         after, error = apply_turn(before, role, out["patches"])
         error = error or self._refusal(role, out["patches"])

@@ -2,7 +2,8 @@
 
 from .core import Check, Divergence, Report
 from .exercises import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from .gate import check_gate
 from .run_team import check_run_team
 
-__all__ = ["Check", "Divergence", "Report", "check_fault_eval", "check_hardening",
+__all__ = ["Check", "Divergence", "Report", "check_fault_eval", "check_gate", "check_hardening",
            "check_nits_reviewer", "check_run_team", "check_run_tests"]
