@@ -5,16 +5,19 @@ _output/ and build/site/lite/ are deleted first. Steps:
 
 1. build the `agent_team` wheel from this repository (`python -m build --wheel`);
 2. fetch the pinned wheels of site/wheels.txt (cached in build/site/wheels, checked by sha256);
-3. make build/site/lite/static/pyodide: the npm Pyodide core plus those wheels, with a
+3. byte-compile those wheels for Pyodide 3.14 inside Pyodide itself (site/pycompile.mjs), as
+   Pyodide's own builds do, so the kernel does not compile IPython & co. at every start;
+4. make build/site/lite/static/pyodide: the npm Pyodide core plus those wheels, with a
    pyodide-lock.json cut down to the shipped packages whose sha256 match the shipped files,
    and entries added for what the kernel and the notebooks import (piplite, the kernel's
    ipykernel/pyodide-kernel/widgetsnbextension shims, comm, ipywidgets, jupyterlab_widgets,
    agent_team): the kernel preloads them all while Pyodide boots (`loadPyodideOptions.packages`),
    so `import agent_team` and `import ipywidgets` just work, with no install cell;
-4. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
+5. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
    kernel and the widget manager, taken from their pinned wheels), the notebooks as contents and
    the widget wheels in the piplite index;
-5. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
+6. patch the service worker so it stops proxying every static file (see SW_FROM);
+7. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -90,6 +93,26 @@ def wheel_meta(path: Path) -> tuple[str, str, list[str], list[str]]:
     return name, version, requires, tops
 
 
+def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
+    """The wheels byte-compiled by site/pycompile.mjs (cached by the source wheel's sha256)."""
+    cache = WORK / "compiled"
+    out, todo = [], []
+    for whl in wheel_files:
+        dest = cache / f"{sha256(whl)[:16]}{'-src' if keep_source else ''}" / whl.name
+        out.append(dest)
+        if not dest.exists():
+            todo.append((whl, dest))
+    if todo:
+        tmp = cache / "tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        run(["node", ROOT / "site" / "pycompile.mjs", tmp, *(["--keep-source"] if keep_source else []),
+             *[w for w, _ in todo]])
+        for whl, dest in todo:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            (tmp / whl.name).rename(dest)
+    return out
+
+
 def build_agent_team() -> Path:
     shutil.rmtree(DIST, ignore_errors=True)
     run([sys.executable, "-m", "build", "--wheel", "--outdir", DIST, ROOT])
@@ -147,6 +170,22 @@ def _missing(key: str, dep: str) -> bool:
     sys.exit(f"{key} depends on {dep}, which the site does not ship")
 
 
+# JupyterLite's service worker answers every GET of the site by fetching it itself when its
+# cache is off (the default): pure overhead, and on a busy 2-core machine its thread was seen to
+# hold back the kernel's wheel downloads for seconds. Let the browser fetch those directly; the
+# worker still serves what it is for (/api/drive, /api/stdin: the kernel's files and input()).
+SW_FROM = 'function shouldDrop(e,t){return"GET"!==e.method||'
+SW_TO = 'function shouldDrop(e,t){return!enableCache||"GET"!==e.method||'
+
+
+def patch_service_worker(out: Path) -> None:
+    sw = out / "service-worker.js"
+    text = sw.read_text()
+    if text.count(SW_FROM) != 1:
+        sys.exit(f"{sw}: the code to patch has changed (jupyterlite-core upgrade?): see SW_FROM")
+    sw.write_text(text.replace(SW_FROM, SW_TO))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--output", type=Path, default=ROOT / "_output")
@@ -161,11 +200,14 @@ def main() -> None:
 
     agent_team = build_agent_team()
     fetched = wheels.fetch()
-    site_wheels = {n: fetched[n] for n in SITE_WHEELS}
     ext = kernel_extension_dir()
     pypi = ext / "static" / "pypi"
     shim_files = [next(pypi.glob(g)) for g in
                   ("piplite-*.whl", "ipykernel-*.whl", "pyodide_kernel-*.whl", "widgetsnbextension-4.*.whl")]
+    # Byte-compiled for Pyodide: the kernel no longer compiles IPython & co. at every start.
+    site_wheels = dict(zip(SITE_WHEELS, compiled([fetched[n] for n in SITE_WHEELS])))
+    shim_files = compiled(shim_files)
+    (agent_team,) = compiled([agent_team], keep_source=True)
     lock = make_pyodide_dir(LITE / "static" / "pyodide", site_wheels, [*shim_files, agent_team])
 
     config = json.loads((ROOT / "jupyter_lite_config.json").read_text())
@@ -175,7 +217,7 @@ def main() -> None:
     build_cfg["output_dir"] = str(out)
     build_cfg["federated_extensions"] = [str(fetched["jupyterlab-widgets"]), str(ext)]
     config.setdefault("PipliteAddon", {})["piplite_urls"] = [
-        str(fetched[n]) for n in PIPLITE_WHEELS] + [str(agent_team)]
+        str(site_wheels[n]) for n in PIPLITE_WHEELS] + [str(agent_team)]
     (LITE / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
 
     lite_json = json.loads((ROOT / "site" / "jupyter-lite.json").read_text())
@@ -188,6 +230,7 @@ def main() -> None:
 
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
+    patch_service_worker(out)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

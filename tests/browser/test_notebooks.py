@@ -4,8 +4,10 @@ For each notebook: open it in JupyterLite, wait for the Pyodide kernel, run all 
 - no error output, no traceback on stderr, run-all went through every code cell;
 - every grader report in the committed outputs (`<Report 'Exercise ...': status, n/m checks>`)
   appears in the browser too, and in the solution forms every report says "passed";
-- every widget output is rendered as a live widget view, and the notebook's interactions in
-  EXPECTED below work (press a button, see the change);
+- every widget output is rendered as a live widget view, and the widgets respond: every step
+  stepper moves when its next (or previous) button is pressed, every quiz shows its explanation
+  when answered; EXPECTED below says how many of each a notebook must have, and any extra
+  clicks and texts it must show;
 - no request left 127.0.0.1 (the `guarded` fixture fails the test otherwise).
 """
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 import lite
 
@@ -31,16 +34,27 @@ class Expect:
     """What one notebook must show in the browser, beyond the generic checks."""
 
     texts: list = field(default_factory=list)          # must appear in some output
-    # (what to click, text that must then appear): e.g. a stepper's next button, a quiz answer
+    # (what to click, text that must then appear)
     clicks: list = field(default_factory=list)
+    steppers: int = 0                                   # at least this many step-through widgets
+    quizzes: int = 0                                    # at least this many quizzes
 
 
 # Notebook-specific expectations, keyed by the path inside the site.
 EXPECTED = {
     "smoke.ipynb": Expect(
-        texts=["agent_team 0.1.0 on emscripten", "SMOKE-DONE 42"],
+        texts=["agent_team 0.1.0 on emscripten", "SMOKE-DONE 42", "LOOP-STOPPED in",
+               "Exercise 3.1: run_team: NOT YET", "did not return within 2 s"],
         clicks=[("button:has-text('smoke: press me')", "smoke: pressed")],
     ),
+    **{f"{form}{name}": Expect(steppers=steppers, quizzes=quizzes)
+       for form in ("", "solutions/")
+       for name, steppers, quizzes in [
+           ("01_architecture.ipynb", 0, 2),
+           ("02_policies.ipynb", 1, 2),
+           ("03_supervisor.ipynb", 2, 3),
+           ("04_failure_injection.ipynb", 0, 3),
+       ]},
 }
 
 
@@ -112,3 +126,40 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
     for selector, then in expect.clicks:
         page.locator(selector).first.click()
         page.get_by_text(then).first.wait_for(timeout=15_000)
+    steppers = press_steppers(page)
+    quizzes = answer_quizzes(page)
+    print(f"{site_path}: {n_widgets} widget outputs, {steppers} steppers moved, {quizzes} quizzes answered")
+    assert steppers >= expect.steppers, f"{site_path}: {steppers} steppers, expected {expect.steppers}"
+    assert quizzes >= expect.quizzes, f"{site_path}: {quizzes} quizzes, expected {expect.quizzes}"
+
+
+def press_steppers(page):
+    """Press next (previous on the last step) on every stepper; its counter must follow."""
+    steppers = page.locator(".widget-hbox:has(> button:has-text('next')):has(> .widget-label)")
+    moved = 0
+    for i in range(steppers.count()):
+        box = steppers.nth(i)
+        box.scroll_into_view_if_needed()
+        counter = box.locator("> .widget-label")
+        m = re.fullmatch(r"\s*(\d+) / (\d+)\s*", counter.text_content())
+        assert m, f"stepper counter reads {counter.text_content()!r}"
+        step, total = int(m.group(1)), int(m.group(2))
+        if total < 2:
+            continue
+        button, want = ("next", step + 1) if step < total else ("previous", step - 1)
+        box.locator(f"> button:has-text('{button}')").click()
+        expect(counter).to_have_text(f"{want} / {total}", timeout=15_000)
+        moved += 1
+    return moved
+
+
+def answer_quizzes(page):
+    """Pick the first answer of every quiz and press Check; an explanation must appear."""
+    quizzes = page.locator(".widget-vbox:has(> button:has-text('Check')):has(input[type=radio])")
+    for i in range(quizzes.count()):
+        quiz = quizzes.nth(i)
+        quiz.scroll_into_view_if_needed()
+        quiz.locator("input[type=radio]").first.check()
+        quiz.locator("> button:has-text('Check')").click()
+        expect(quiz).to_contain_text(re.compile(r"Right:|Not quite:"), timeout=15_000)
+    return quizzes.count()
