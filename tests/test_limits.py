@@ -286,10 +286,6 @@ def caller_that_keeps_going():
     return out.kind, b
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: after a timeout, _Watch.rearm walks *every* frame up the stack (past call_limited) and "
-    "sets f_trace to the expired watch; with an outer tracer active (coverage, a debugger, an "
-    "outer call_limited) the caller's next line raises TimeUp, so the caller itself dies"))
 def test_after_a_timeout_the_caller_keeps_running_under_an_outer_tracer():
     def tracer(frame, event, arg):
         return tracer
@@ -332,10 +328,6 @@ def test_an_outer_loop_around_inner_calls_still_times_out():
     assert out.kind == "timeout"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: same cause as test_after_a_timeout_the_caller_keeps_running_under_an_outer_tracer: the "
-    "inner timeout leaves its expired watch on the outer function's frame, so the outer call is "
-    "reported as a timeout at once although it had plenty of time left"))
 def test_an_inner_timeout_does_not_time_out_the_outer_call():
     def outer():
         kinds = []
@@ -346,9 +338,6 @@ def test_an_inner_timeout_does_not_time_out_the_outer_call():
     assert out.kind == "ok" and out.value == ["timeout", "timeout"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (design): a nested call gets its own full deadline, ignoring the outer one, so an outer "
-    "budget (a grader's 5 s) can be overrun by an inner call with a longer budget"))
 def test_an_inner_call_cannot_outlive_the_outer_deadline():
     def outer():
         call_limited(loop_two_lines, seconds=1.0)

@@ -225,7 +225,7 @@ def test_for_trace_keeps_plain_patches_and_caps_garbage():
     junk = for_trace(["not", "a", "dict"] * 10_000)
     assert junk["path"] is None and isinstance(junk["content"], str) and len(junk["content"]) < 3_000
     odd = for_trace({"path": 3, "content": None})
-    assert odd == {"path": "3", "content": "None"}
+    assert odd == {"path": "<int, not a string>", "content": "<NoneType, not a string>"}
 
 
 def test_review_patch_is_json():
@@ -261,12 +261,6 @@ def test_read_verdict_rejects_bad_reviews(text, reason):
     assert got is None and reason in problem
 
 
-@pytest.mark.skipif(sys.platform == "emscripten", reason=(
-    "BUG (same): in Pyodide, json.loads of ~8,000 nested brackets overflows the stack and kills "
-    "the interpreter (fatal error, not RecursionError); unskip once read_verdict checks depth first"))
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: read_verdict catches only TypeError/ValueError; deeply nested JSON (well under the "
-    "20,000-character cap) makes json.loads raise RecursionError, which escapes"))
 def test_read_verdict_survives_absurdly_nested_json():
     got, problem = read_verdict("[" * (MAX_CONTENT - 1))
     assert got is None and problem

@@ -238,12 +238,6 @@ def test_the_nits_reviewer_escalates_against_a_stubborn_coder():
     assert [bool(e.get("escalated")) for e in reviews] == [False, False, False, True, True]
 
 
-@pytest.mark.skipif(sys.platform == "emscripten", reason=(
-    "BUG (same): in Pyodide this kills the interpreter (stack overflow in json.loads is fatal "
-    "there); unskip once read_verdict checks the nesting depth before parsing"))
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: read_verdict lets RecursionError from json.loads escape, so a reviewer writing deeply "
-    "nested JSON (5,000 chars, under the cap) makes supervise() raise"))
 def test_a_deeply_nested_review_does_not_crash_the_supervisor():
     def reviewer(goal, view):
         return output("reviewer", "x", [{"path": REVIEW_PATH, "content": "[" * (MAX_CONTENT - 1)}])
@@ -423,9 +417,6 @@ def test_other_roles_misbehaving_do_not_crash_either(role):
         assert all(e["error"] for e in turns(result, role))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: check_output runs outside call_limited and trusts isinstance(out, dict); a dict subclass "
-    "whose .get raises (or loops) makes supervise() raise (or hang)"))
 def test_a_hostile_dict_subclass_does_not_crash_the_supervisor():
     class Hostile(dict):
         def get(self, *args):
@@ -441,12 +432,6 @@ def deeply_nested(depth=100_000):
     return value
 
 
-@pytest.mark.skipif(sys.platform == "emscripten", reason=(
-    "BUG (same): in Pyodide, repr of a deeply nested list overflows the stack and kills the "
-    "interpreter; unskip once the engine stops calling repr() on policy output"))
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: policies.for_trace and check_output call repr() on whatever a policy returned, outside "
-    "any guard; a deeply nested list makes repr raise RecursionError, so supervise() raises"))
 @pytest.mark.parametrize("where", ["content", "patch", "path", "role"])
 def test_deeply_nested_garbage_does_not_crash_the_supervisor(where):
     deep = deeply_nested()
@@ -555,18 +540,11 @@ def test_a_review_equal_to_the_initial_file_is_still_read():
     assert "'approve' or" in turns(result, "reviewer")[0]["error"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (learner-facing): a single check passed without a list (checks=no_exec) dies in "
-    "tuple(checks) with \"'function' object is not iterable\"; _check_args should say "
-    "'checks must be a list of functions ... write checks=[no_exec]'"))
 def test_a_single_check_not_in_a_list_gets_a_helpful_message():
     with pytest.raises(TypeError, match="checks must be"):
         supervise(checks=no_exec)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG (learner-facing): repo='...' (not a dict) fails deep inside with AttributeError "
-    "\"'str' object has no attribute 'get'\" instead of a TypeError naming the argument"))
 def test_a_repo_that_is_not_a_dict_gets_a_helpful_type_error():
     with pytest.raises(TypeError, match="repo"):
         supervise(repo="src/fizzbuzz.py")

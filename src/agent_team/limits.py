@@ -54,6 +54,7 @@ class _Watch:
     def __init__(self, seconds):
         self.deadline = time.perf_counter() + seconds
         self.expired = False
+        self.base = None  # the call_limited frame: re-arming never climbs above it
 
     def tick(self):
         if time.perf_counter() > self.deadline:
@@ -78,7 +79,7 @@ class _Watch:
             return
         try:
             frame = frame or sys._getframe(1)
-            while frame is not None:
+            while frame is not None and frame is not watch.base:
                 frame.f_trace = watch.trace
                 frame = frame.f_back
             sys.settrace(watch.trace)
@@ -94,6 +95,9 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
     """
     outer, outer_trace, outer_profile = _Watch.active, sys.gettrace(), sys.getprofile()
     watch = _Watch(seconds)
+    watch.base = sys._getframe()
+    if outer is not None:  # a nested call never outlives the call around it
+        watch.deadline = min(watch.deadline, outer.deadline)
     start = time.perf_counter()
     _Watch.active = watch
     sys.settrace(watch.trace)

@@ -118,7 +118,7 @@ TEXT_CAP = 2_000  # thoughts and messages are narration: keep the trace readable
 def _text(value, field):
     if value is None:
         return ""
-    if not isinstance(value, str):
+    if type(value) is not str:  # exact type: a str subclass could run code on every use
         raise BadOutput(f"its {field!r} must be a string, not {type(value).__name__}")
     return value if len(value) <= TEXT_CAP else value[:TEXT_CAP] + f"... [{len(value):,} characters, cut]"
 
@@ -129,37 +129,72 @@ def check_output(role, out):
     Patches are only checked for shape here; what they may write is the
     allowlist's business (:func:`agent_team.repo.apply_turn`).
     """
-    if not isinstance(out, dict):
+    # Exact types, never repr(): a policy's output may be a hostile object or
+    # nested deep enough to overflow the stack (fatal in the browser).
+    if type(out) is not dict:
         raise BadOutput(f"it returned {type(out).__name__}, not a dict with "
                         "'role', 'thought', 'patches' and 'message'")
     claimed = out.get("role", role)
     if claimed != role:
-        raise BadOutput(f"it claims to be {claimed!r}; a policy speaks only for its own slot")
+        shown = repr(claimed[:40]) if type(claimed) is str else f"a {type(claimed).__name__}"
+        raise BadOutput(f"it claims to be {shown}; a policy speaks only for its own slot")
     patches = out.get("patches", [])
     if patches is None:
         patches = []
-    if not isinstance(patches, (list, tuple)):
+    if type(patches) not in (list, tuple):
         raise BadOutput(f"its 'patches' must be a list, not {type(patches).__name__}")
     return {"role": role, "thought": _text(out.get("thought"), "thought"),
             "patches": list(patches), "message": _text(out.get("message"), "message")}
 
 
+def _described(value, cap):
+    return value[:cap] if type(value) is str else f"<{type(value).__name__}, not a string>"
+
+
 def for_trace(patch):
     """A patch as the trace keeps it: plain strings, capped, whatever the policy sent."""
-    if not isinstance(patch, dict):
-        return {"path": None, "content": _text(repr(patch)[:TEXT_CAP], "patch")}
-    path, content = patch.get("path"), patch.get("content")
-    return {"path": path if isinstance(path, str) else repr(path)[:200],
-            "content": content[:MAX_CONTENT] if isinstance(content, str) else repr(content)[:TEXT_CAP]}
+    if type(patch) is not dict:
+        return {"path": None, "content": f"<{type(patch).__name__}, not a patch dict>"}
+    return {"path": _described(patch.get("path"), 200),
+            "content": _described(patch.get("content"), MAX_CONTENT)}
+
+
+MAX_JSON_DEPTH = 32
+
+
+def json_depth(text):
+    """How deeply brackets nest in ``text`` (outside strings), counted without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def read_verdict(text):
     """Parse REVIEW.json as a verdict: ``({"verdict", "notes"}, None)`` or ``(None, reason)``."""
+    if type(text) is not str:
+        return None, f"REVIEW.json is not JSON (it holds a {type(text).__name__})"
+    if json_depth(text) > MAX_JSON_DEPTH:  # json.loads recurses: keep it off deep input
+        return None, f"REVIEW.json nests brackets more than {MAX_JSON_DEPTH} deep; a verdict is one flat object"
     try:
         data = json.loads(text)
-    except (TypeError, ValueError) as err:
+    except (ValueError, RecursionError) as err:
         return None, f"REVIEW.json is not JSON ({err})"
-    if not isinstance(data, dict) or data.get("verdict") not in VERDICTS:
+    if type(data) is not dict or data.get("verdict") not in VERDICTS:
         return None, ("REVIEW.json must be an object whose 'verdict' is 'approve' or "
                       "'request_changes'")
     notes = data.get("notes", "")

@@ -53,13 +53,13 @@ def initial_repo():
 
 
 def _short(value, limit=60):
-    text = repr(value)
+    text = repr(value[:limit])
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_path(path):
     """Raise PatchRejected unless ``path`` is a clean, relative, forward-slash path."""
-    if not isinstance(path, str):
+    if type(path) is not str:  # exact types: subclasses could run code on every use
         raise PatchRejected(f"the path must be a string, not {type(path).__name__}")
     if not path:
         raise PatchRejected("the path is empty")
@@ -75,8 +75,8 @@ def check_path(path):
 
 def check_patch(role, patch):
     """Raise PatchRejected if ``role`` may not apply ``patch``; return (path, content) if it may."""
-    if not isinstance(patch, dict):
-        raise PatchRejected(f"a patch must be a dict with 'path' and 'content', not {_short(patch)}")
+    if type(patch) is not dict:
+        raise PatchRejected(f"a patch must be a dict with 'path' and 'content', not a {type(patch).__name__}")
     missing = [key for key in ("path", "content") if key not in patch]
     if missing:
         raise PatchRejected(f"the patch has no {' or '.join(repr(k) for k in missing)}")
@@ -86,7 +86,7 @@ def check_patch(role, patch):
     if path not in allowed:
         may = ", ".join(sorted(allowed)) or "nothing"
         raise PatchRejected(f"the {role} may not write {path!r}; its allowlist is: {may}")
-    if not isinstance(content, str):
+    if type(content) is not str:
         raise PatchRejected(f"the content of {path!r} must be a string, not {type(content).__name__}")
     if len(content) > MAX_CONTENT:
         raise PatchRejected(
@@ -102,7 +102,7 @@ def apply_turn(repo, role, patches):
     says why and ``new_repo`` is ``repo`` itself, untouched. ``repo`` is never
     mutated either way.
     """
-    if not isinstance(patches, (list, tuple)):
+    if type(patches) not in (list, tuple):
         return repo, f"patches must be a list, not {type(patches).__name__}"
     if len(patches) > MAX_PATCHES:
         return repo, f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}"

@@ -44,8 +44,9 @@ class RunResult:
     stop_reason: str = ""
 
     def __getitem__(self, key):
-        if key not in self.__dataclass_fields__:
-            raise KeyError(f"a run result has no {key!r}; it has {', '.join(self.__dataclass_fields__)}")
+        names = (*self.__dataclass_fields__, "tests", "handoffs")
+        if key not in names:
+            raise KeyError(f"a run result has no {key!r}; it has {', '.join(names)}")
         return getattr(self, key)
 
     @property
@@ -60,9 +61,14 @@ class RunResult:
         return next((e["tests"] for e in reversed(self.trace) if e["type"] == "tests"), None)
 
 
-def _check_args(max_rounds, policies, checks, tamper):
+def _check_args(max_rounds, policies, checks, tamper, repo, seconds):
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
         raise ValueError(f"max_rounds must be a whole number >= 0 (coder turns), not {max_rounds!r}")
+    if repo is not None and (type(repo) is not dict or not all(type(k) is str for k in repo)):
+        raise TypeError("repo must be a dict of path -> file text (or None for the starting repo), "
+                        f"not {type(repo).__name__}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise ValueError(f"seconds (each role's time limit per turn) must be a number > 0, not {seconds!r}")
     for role, policy in policies.items():
         if not callable(policy):
             raise TypeError(f"{role} must be a function (goal, view) -> output, not {type(policy).__name__}; "
@@ -158,8 +164,11 @@ def supervise(goal=GOAL, *, max_rounds=4, planner=None, coder=None, reviewer=Non
     """
     chosen = {"planner": planner, "coder": coder, "reviewer": reviewer}
     policies = {role: p if p is not None else DEFAULT_POLICIES[role] for role, p in chosen.items()}
+    if callable(checks) or isinstance(checks, (str, bytes, dict)):
+        raise TypeError("checks must be a list of functions (role, patch) -> None or a reason: "
+                        "write checks=[my_rule], not checks=my_rule")
     checks = tuple(checks)
-    _check_args(max_rounds, policies, checks, tamper)
+    _check_args(max_rounds, policies, checks, tamper, repo, seconds)
     run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), policies, checks, seconds)
     run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision="start: the planner speaks first")
@@ -192,10 +201,10 @@ def supervise(goal=GOAL, *, max_rounds=4, planner=None, coder=None, reviewer=Non
                              else "tests red: the coder goes again with this review")
         if event.get("escalated"):
             event["decision"] = "the reviewer escalated to a person; " + event["decision"]
-    rounds = max_rounds
-    reason = (f"the budget of {max_rounds} coder turn{'s' if max_rounds != 1 else ''} ran out "
-              "and the tests still fail")
-    return _stop(run, "budget", rounds, reason)
+    turns = f"{max_rounds} coder turn{'s' if max_rounds != 1 else ''}"
+    reason = (f"the budget of {turns} ran out and the tests still fail" if max_rounds
+              else "the budget of 0 coder turns allowed no coding, so the tests never ran")
+    return _stop(run, "budget", max_rounds, reason)
 
 
 def _tamper(run, tamper, rnd):
