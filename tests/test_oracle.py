@@ -250,7 +250,8 @@ def test_check_source_is_empty_for_the_stub_and_lists_every_problem():
     ("".join(" " * i + "if n:\n" for i in range(150)) + " " * 150 + "pass\n", "Python cannot read"),
     ("x = " + "1 + " * 2000 + "1\n", None),
     ("x = " + "-" * 5000 + "1\n", None),
-    ("f = " + "lambda: " * 1000 + "1\n", "nested more than 80 levels"),
+    ("f = " + "lambda: " * 1000 + "1\n", "tokens"),
+    ("f = " + "lambda: " * 90 + "1\n", "nested more than 80 levels"),
     ("x = " + "not " * 3000 + "1\n", None),
     ("x = n" + ".real" * 3000 + "\n", None),
 ])

@@ -138,6 +138,14 @@ def check_run_team(fn):
             report.status_override = "not implemented"
             report.hint = "Replace the `raise NotImplementedError` with your code, then run this cell again."
             return report.finish()
+        if not call.ok and len(script.calls) >= script.max_calls:
+            coders = sum(1 for c in script.calls if c[0] == "coder")
+            report.check("rounds", "").fail(
+                f"In {scenario.name}: max_rounds={scenario.max_rounds}, but the agents were called "
+                f"{len(script.calls)} times (the coder {coders} times) and it never stopped. "
+                "Count rounds by calls to the coder and stop at max_rounds.")
+            report.check("returns", "").fail("run_team kept calling the agents and never returned.")
+            break
         if not call.ok:
             report.check("returns", "").fail(call.problem)
             if "did not return" in call.problem:

@@ -8,7 +8,9 @@ what to try instead.
 """
 
 import ast
+import io
 import re
+import tokenize
 import warnings
 
 from .rewrite import Instrument
@@ -16,6 +18,7 @@ from .rewrite import Instrument
 FILENAME = "<src/fizzbuzz.py>"
 MAX_SOURCE = 20_000       # characters; a fizzbuzz needs a few hundred
 MAX_BRACKETS = 100        # ( [ { open at once
+MAX_LINE_TOKENS = 300     # tokens in one logical line (statement)
 MAX_AST_DEPTH = 80        # nesting of the syntax tree
 MAX_CONSTANT = 10 ** 18   # largest number literal
 MAX_PROBLEMS = 10
@@ -158,6 +161,33 @@ def _static_problems(tree):
     return problems
 
 
+def _long_statement(source):
+    """Refuse a statement of hundreds of tokens before the parser sees it.
+
+    ``1 + 1 + ... + 1`` with 2,000 terms is only 8 KB, but it parses into a
+    syntax tree 2,000 levels deep, and turning that into Python objects
+    recurses in C: in the browser that overflows the stack and kills the
+    kernel. Counting tokens is iterative, and a statement's depth can never
+    exceed its token count.
+    """
+    count = 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+                if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                    count = 0
+                elif tok.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                    count += 1
+                    if count > MAX_LINE_TOKENS:
+                        return (f"line {tok.start[0]}: one statement holds more than {MAX_LINE_TOKENS} "
+                                "tokens, which the sandbox refuses; split it into several short lines")
+    except (tokenize.TokenError, SyntaxError, ValueError) as err:
+        detail = err.args[0] if isinstance(err, tokenize.TokenError) and err.args else err
+        return f"Python cannot read this code ({_clip(str(detail), 120)}); fix the syntax"
+    return None
+
+
 def _parse(source):
     if not isinstance(source, str):
         return None, [f"the source must be a str, not {type(source).__name__}"]
@@ -173,6 +203,9 @@ def _parse(source):
     if deepest > MAX_BRACKETS:
         return None, [f"the source opens more than {MAX_BRACKETS} brackets inside each other, "
                       "which the sandbox refuses; flatten the expression"]
+    problem = _long_statement(source)
+    if problem:
+        return None, [problem]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
