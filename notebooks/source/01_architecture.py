@@ -1,17 +1,23 @@
 # %% [markdown]
 # # Part 1 — Architecture: one shared repo, narrow roles, one oracle
 #
-# A team of agents is not a group chat. It is three things, and this part builds each of them:
+# Seat a few language models in one chat and ask them for a function, and you get plenty of
+# talk and no reliable way to tell when they are finished. This course builds the opposite: a
+# small team whose structure is fixed in code. This part lays its three foundations:
 #
-# 1. **one shared state** that every role works on (a tiny repo held in a dict),
-# 2. **narrow roles**, each allowed to write only its own files, enforced by code,
-# 3. **a stop condition the coder cannot talk its way past**: a test runner, the *oracle*.
+# 1. **one shared state**: a tiny repo, held in a Python dict, that every role reads and changes;
+# 2. **narrow roles**: each may write only its own files, and code (not good manners) enforces it;
+# 3. **an oracle**: a test runner that decides success by *running* the code, so success is
+#    measured, never claimed.
 #
 # By the end you will be able to read the team's allowlist table, predict which patches the
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).
 #
 # About 30 minutes. Run the cells from top to bottom; each one prints or checks something.
+#
+# The course grew from a handful of design notes, and they do not always agree with each other.
+# Where they differ, a box headed **A choice we made** says which way we went and why.
 
 # %% [markdown]
 # ## The words of this course
@@ -59,9 +65,9 @@ for path, text in repo.items():
     print(text if text else "(empty)")
 
 # %% [markdown]
-# Every file is a plain string, and every change to a file is a **full-file write**. No diffs, no
-# line edits. That keeps the rules easy to check: a patch names one path and the complete new text,
-# so "may this role write that path?" is a single lookup.
+# Every file is a plain string, and a role changes a file by sending its **complete new text**:
+# no diffs, no line edits, nothing to parse or merge. A patch therefore carries exactly one path,
+# and "may this role write there?" is answered by looking that path up, nothing more.
 
 # %%
 assert set(repo) == {SRC_PATH, TESTS_PATH, PLAN_PATH, REVIEW_PATH}
@@ -79,18 +85,19 @@ print("four files, all of them text")
 # * the **reviewer** writes its verdict in `REVIEW.json` and nothing else.
 #
 # A fourth participant, the **supervisor**, is not a role at all: it is the Python that runs the
-# others (more on that below).
+# others (more on that below). The reads column is narrower than "everything" on purpose; part 2
+# shows what each role is shown and why.
 #
-# Why split the work at all, when one coder could pass fizzbuzz alone? Because the split forces
-# **interfaces**: the planner's only output is a plan, the reviewer's only output is a verdict, and
-# only the coder can change behaviour. It is the shape of a real project: a plan in an issue, a pull
-# request, a review by the code's owner, and CI as the judge. And if two roles could write the same
-# file, you would not have roles, you would have a race.
+# Why bother with three roles, when a single coder could pass fizzbuzz on its own? To get
+# **interfaces we can check**: a plan can only come from the planner, a verdict only from the
+# reviewer, and the program's behaviour changes only when the coder's file changes. Software teams
+# already work this way (someone writes up the plan, someone opens the change, the code's owner
+# approves it, and the CI run has the last word), so the habits carry over to real repositories.
+# Separate files also rule out a quieter problem: two roles sharing a file would overwrite each
+# other, and which version survived would depend only on who happened to speak last.
 #
-# The table below is **built from the package's real data**: the writes column comes from
-# `ALLOWLIST` (what `apply_turn` enforces) and the reads column from `VIEW_FIELDS` (what each role is
-# shown). If someone changed a rule in the engine, this table would change with it. Only the last
-# column, what each role counts as having done its job, is text we wrote.
+# The rules live in the package as plain data. Here is `ALLOWLIST`, exactly what `apply_turn`
+# enforces:
 
 # %%
 from IPython.display import display
@@ -103,6 +110,16 @@ def show_table(headers, rows, label):
     display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
 
 
+for role, paths in ALLOWLIST.items():
+    print(f"ALLOWLIST[{role!r}] = {sorted(paths)}")
+
+# %% [markdown]
+# The allowlist table below is **built from that data**: the writes column comes from `ALLOWLIST`
+# and the reads column from `VIEW_FIELDS` (what each role is shown). Change a rule in the engine and
+# this table changes with it. Only the last column, what each role can point to when its turn went
+# well, is text we wrote.
+
+# %%
 SIGNAL = {  # our words: what each role can point to when its turn went well
     "planner": "PLAN.md is not empty",
     "coder": "none of its own: the oracle judges its code",
@@ -156,6 +173,20 @@ print("error:", error)
 print("new PLAN.md:", repr(after[PLAN_PATH]))
 print("old PLAN.md:", repr(repo[PLAN_PATH]))
 assert error is None and after is not repo and repo[PLAN_PATH] == ""
+
+# %% [markdown]
+# > **A choice we made: the coder may write one file, not a folder.** One of the design notes lets
+# > the coder write `src/*.py`, any Python file under `src/`. Our allowlist holds exactly
+# > `src/fizzbuzz.py`. The task needs one file, so a wider allowlist gains nothing and costs two
+# > things: a coder could put code in new files that no test imports and no reviewer is shown, and a
+# > pattern needs matching rules (does `src/../tests/x.py` fit `src/*.py`?) where a set of exact
+# > paths needs one lookup. A task that needs a second file would add it to the set by name.
+
+# %%
+helper = [{"path": "src/helpers.py", "content": "def helper():\n    return 1\n"}]
+after, error = apply_turn(repo, "coder", helper)
+print("error:", error)
+assert after is repo and ALLOWLIST["coder"] == {SRC_PATH}
 
 # %% [markdown]
 # ### All or nothing
@@ -226,9 +257,10 @@ Rich(wrap(tests_html(report), label="test report"), tests_text(report))
 # which is exactly what a coder needs to fix it. The report also keeps one row per case (`cases`),
 # shown above as a table.
 #
-# Note the two layers. `tests/test_fizzbuzz.py` in the repo is a **spec for the roles to read**;
-# the check itself is Python inside the oracle (`CASES`), out of every role's reach. Roles read
-# specs; code grades. The second `assert` below checks that the two layers agree.
+# The rules exist twice, on purpose. The file `tests/test_fizzbuzz.py` is documentation: the
+# planner reads it to learn what to aim for. The copy that counts is `CASES`, inside the oracle's
+# Python, where no role can reach it. Anyone may read the documentation; only the oracle's copy is
+# ever run. The second `assert` below makes sure the two copies say the same thing.
 
 # %%
 assert (report["ok"], report["passed"], report["failed"]) == (False, 1, 3)
@@ -237,8 +269,8 @@ assert run_tests({**repo, SRC_PATH: FULL_SOURCE})["ok"] is True
 print("stub: 1 of 4; correct source: 4 of 4")
 
 # %% [markdown]
-# The coder cannot lie to this signal. Suppose it writes a Fizz-only version and announces that
-# everything works. The oracle never hears the announcement; it runs the code.
+# Nothing a role *says* reaches this signal. Suppose the coder writes a Fizz-only version and
+# announces that everything works. The oracle never hears the announcement; it runs the code.
 
 # %%
 from agent_team.policies import FIZZ_ONLY_SOURCE
@@ -261,9 +293,24 @@ for line in verdict["errors"]:
 # %%
 from agent_team.oracle import check_source
 
-print(check_source("import os\ndef fizzbuzz(n):\n    return os.getcwd()\n"))
+refused = {  # step 1, reading: each source is refused before a single line of it runs
+    "an import": "import os\ndef fizzbuzz(n):\n    return os.getcwd()\n",
+    "a name starting with _": "def fizzbuzz(n):\n    return n.__class__\n",
+    "eval": "def fizzbuzz(n):\n    return eval('str(n)')\n",
+}
+for what, source in refused.items():
+    print(f"{what}: {check_source(source)[0][:70]}...")
+    assert check_source(source)
+
+# %% [markdown]
+# Step 2 in action: a `fizzbuzz` that never returns. The step budget stops it, the case counts as
+# failed, and `run_tests` returns normally with a message that says what happened.
+
+# %%
 looping = run_tests({**repo, SRC_PATH: "def fizzbuzz(n):\n    while True:\n        n = n + 1\n"})
-print(looping["passed"], "passed;", looping["errors"][0].split(":")[0])  # the rest of the message says why
+print(looping["passed"], "passed,", looping["failed"], "failed")
+print(looping["errors"][0])
+assert looping["ok"] is False and looping["passed"] == 0
 
 # %% [markdown]
 # > **A teaching sandbox, not a security boundary.** All of this runs inside the same Python
@@ -289,7 +336,9 @@ print(looping["passed"], "passed;", looping["errors"][0].split(":")[0])  # the r
 #    reviewer comments, and the coder goes again;
 # 5. out of rounds: stop without success.
 #
-# Part 3 builds this state machine in full. For now, watch it run and list who spoke, in order.
+# This is not the only sensible order (one could, for example, review code *before* testing it).
+# Part 3 compares the options and says why we chose this one. For now, watch it run and list who
+# spoke, in order.
 
 # %%
 from agent_team.supervisor import supervise
@@ -310,17 +359,19 @@ assert result.status == "pass" and result.rounds == 2
 print("same inputs, same trace")
 
 # %% [markdown]
-# ## What "done" is, and what it is not
+# ## When is the team done?
 #
-# "Done" is **not** a plan that says *complete*. It is not a reviewer's approval. It is not a coder's
-# thought that says *this should work*, nor a file called `DONE.md`. All of that is narration.
+# Not when somebody says so. A plan announcing that the work is *complete*, an approving review, a
+# coder's thought that *it should work now*, a file named `DONE.md`: each is something a role
+# wrote, and the trace keeps it as a record of what was said, nothing more.
 #
-# "Done" is one of two things the supervisor can show you in the trace:
+# The supervisor ends a run in exactly two ways, and both leave evidence in the trace:
 #
-# * **success**: `run_tests(repo)["ok"] is True`, or
-# * **a budget stop**: the rounds ran out, and the trace shows what the tests said last.
+# * **pass**: the oracle reported `run_tests(repo)["ok"] is True`;
+# * **budget**: the rounds ran out, and the trace holds the last test report, showing what still
+#   failed.
 #
-# Below, a repo full of confident words and an unchanged stub. The oracle is not impressed.
+# Below, the unchanged stub surrounded by confident claims. Only the oracle's answer matters.
 
 # %%
 chatty = {
@@ -344,37 +395,35 @@ assert short_run.status == "budget"
 # %%
 Quiz(
     "Who is allowed to declare the team done?",
-    ["The coder, when its thought says the code works",
-     "The planner, once PLAN.md is written",
-     "The supervisor, when run_tests passes (or when the budget runs out)",
-     "Any role that writes a DONE.md file"],
+    ["The coder, as soon as its thought says the code is finished",
+     "The planner, since it wrote the plan everyone follows",
+     "The supervisor, and only on a passing oracle report or a spent budget",
+     "Whichever role first creates a file called DONE.md"],
     answer=2,
-    explanation="Only the supervisor ends a run, and only on evidence it can show in the trace: the "
-                "oracle passing, or the budget spent (a stop without success).",
+    explanation="Ending the run is the supervisor's job, and it needs evidence it can point to in the "
+                "trace: the oracle's passing report, or the last round used up (a stop without success).",
     explanations=[
-        "A thought is a claim about the code, not a test of it. The oracle runs the code; the thought "
-        "is only recorded.",
-        "A written plan says what should happen, not whether the code works. The planner speaks before "
-        "any code exists.",
+        "A thought is the coder's opinion of its own work. The trace records it; the oracle, which "
+        "actually runs the code, decides.",
+        "A plan describes what ought to happen. The planner speaks before any code exists, so it cannot "
+        "know whether the code works.",
         None,
-        "DONE.md is just text in a file. No role may even write it, and the oracle never reads it.",
+        "DONE.md would be just another file of text. It is in no role's allowlist, and the oracle never "
+        "looks at it.",
     ],
 )
 
 # %% [markdown]
 # ## Exercise 1.1 — write the oracle
 #
-# Write `run_tests(repo)`. It takes the source in `repo["src/fizzbuzz.py"]`, runs it in a fresh
-# dict, takes the `fizzbuzz` function out of that dict, and checks the four `CASES`. Return
-# `{"ok": bool, "passed": int, "failed": int, "errors": [str, ...]}`.
+# Write `run_tests(repo)`: `exec` the source in `repo["src/fizzbuzz.py"]` into a fresh dict, take
+# `fizzbuzz` out of it, check the four `CASES`, and return `{"ok": bool, "passed": int, "failed":
+# int, "errors": [str, ...]}`. The stub must score 1 of 4 and a correct `fizzbuzz` 4 of 4. Source
+# that does not compile, has no `fizzbuzz`, or raises on some input must come out as failed cases
+# with a message saying what went wrong: **`run_tests` itself never raises**.
 #
-# Three rules: the stub must fail 3 of 4; a correct `fizzbuzz` passes 4 of 4; and **the test runner
-# itself never crashes**. Source that does not compile, has no `fizzbuzz`, or raises on some input
-# just means failed cases, each with an error message that says what went wrong.
-#
-# Yours does not need the package's static checks or step budget: plain `exec` into a fresh dict is
-# fine here, because every source the grader feeds it is one we wrote. (You can leave out the
-# package's `cases` rows too; the grader checks the four keys above.)
+# *Hint:* plain `exec` is fine here (every source the grader uses is one we wrote), so you need none
+# of the package's static checks or step budget, and no `cases` rows.
 
 # %% tags=["exercise"]
 def run_tests(repo):
@@ -416,10 +465,9 @@ except NotImplementedError as err:
 
 # %%
 from agent_team.grading import check_run_tests
-from agent_team.widgets import show_report
 
 report = check_run_tests(run_tests)
-show_report(report)
+report
 
 # %% [markdown]
 # ## Recap
@@ -428,7 +476,7 @@ show_report(report)
 # * Each role has an **allowlist**; a turn lands **all or nothing**, and no role can touch the tests.
 # * The **oracle** runs the code and is the only success signal; what roles *say* is narration.
 # * The **supervisor is code**: fixed turn order, tests after every coder turn, a budget, and the
-#   same trace for the same inputs.
+#   same trace for the same inputs. Only it ends a run: on a passing oracle, or out of budget.
 #
 # **Next, part 2 — Policies:** what goes *inside* each role: the common output schema, the fake
 # planner, coder and reviewer, and what each of them is allowed to see.
