@@ -63,9 +63,15 @@ for bad in ["I have finished the plan.", {"role": "coder", "patches": []}]:
 # %% [markdown]
 # Notice what a policy receives: the goal and a **view**, never the repo itself and never the
 # supervisor's trace. The view is a small dict the supervisor builds for that role on each turn;
-# we look at views closely further down. (Simpler designs hand every role the whole repo and
-# trace; we deliberately do not.) To run one policy by hand we build its view with
+# we look at views closely further down. To run one policy by hand we build its view with
 # `make_view(role, goal, repo, trace)`, exactly as the supervisor does.
+#
+# > **A choice we made: a policy gets a view, not the repo and the trace.** One design note writes
+# > every policy as `policy(goal, repo, trace)`, which would let each role read every file and every
+# > event. We pass `policy(goal, view)` instead. The view is then the *only* way information reaches
+# > a role, so what a role can know is decided in one place (`VIEW_FIELDS`), and no role can read
+# > another's thoughts by accident. The notes themselves ask for narrow views; this signature makes
+# > narrow views the only option.
 
 # %% [markdown]
 # ## The fake planner: plan once, then stay quiet
@@ -133,16 +139,16 @@ print("oracle:", run_tests(repo)["passed"], "of 4")
 assert (tests["passed"], run_tests(repo)["ok"]) == (2, True)
 
 # %% [markdown]
-# This is the team version of an observation in a ReAct loop: act, observe the world (here, the
-# oracle), act again. The coder never sees the oracle directly; it sees what the supervisor
-# chose to put in its view.
+# If you know the ReAct pattern, you will recognise the loop: act, look at what the world answers,
+# act again. Here the world's answer is the oracle's report, and it reaches the coder only because
+# the supervisor copied it into the coder's view. The coder never calls the oracle itself.
 
 # %% [markdown]
 # ## The reviewer: a verdict, nothing more
 #
-# The reviewer does not rewrite code. (A reviewer that also writes code is a second coder, and two
-# coders on one file is a race.) Its only legal write is `REVIEW.json`, holding
-# `{"verdict": "approve" | "request_changes", "notes": ...}`:
+# The reviewer judges code; it never edits it. Give it the power to change the source and two
+# roles would be changing one file, the very situation the allowlist exists to prevent. Its only
+# legal write is `REVIEW.json`, holding `{"verdict": "approve" | "request_changes", "notes": ...}`:
 
 # %%
 print(inspect.getsource(fake_reviewer))
@@ -164,11 +170,26 @@ for name, report in [("red", red), ("green", green)]:
 # valid JSON, or names a verdict that does not exist, is recorded as an error instead.
 
 # %%
-print(read_verdict('{"verdict": "approve", "notes": "tests green"}'))
-print(read_verdict("LGTM!"))
+for text in ['{"verdict": "approve", "notes": "tests green"}', "LGTM!", '{"verdict": "ship it"}']:
+    print(f"{text!r:50} -> {read_verdict(text)}")
 
 # %% [markdown]
-# ## Thoughts are traces, not control
+# > **A choice we made: `REVIEW.json` holds the latest verdict only.** The design notes start the
+# > file as `[]`, an empty list of comments, but their reviewer writes a single verdict object. We
+# > keep both facts and make the rule explicit: `[]` means *no review yet*, and every reviewer turn
+# > replaces the whole file (patches are full-file writes) with its newest verdict. The history of
+# > verdicts lives in the supervisor's trace, which is where the reviewer's own `past_verdicts`
+# > come from. One file, one verdict: the supervisor never has to guess which entry is current.
+
+# %%
+fresh = initial_repo()[REVIEW_PATH]
+coder_view = make_view("coder", GOAL, initial_repo(), [])
+print(f"a fresh REVIEW.json holds {fresh}: verdict {read_verdict(fresh)[0]}, "
+      f"so the coder's first view has review = {coder_view['review']}")
+assert read_verdict(fresh)[0] is None and coder_view["review"] is None
+
+# %% [markdown]
+# ## A thought is recorded, never obeyed
 #
 # Every output carries a `thought`. The supervisor records it in the trace, because people
 # debugging a run want to read it, and it **never** uses it to decide anything. To see that, here is
@@ -248,6 +269,12 @@ show_table(["field", *roles],
            label="which role sees which field")
 
 # %% [markdown]
+# > **A choice we made: the planner does not see the source.** One design note lets the planner
+# > read `src/`, and lets the coder and the reviewer read everything; another lists a few fields
+# > per role. We follow the second. The planner's job is to turn the goal and the spec into steps,
+# > and code is the one thing it could only be tempted to copy. The coder and the reviewer get what
+# > their next move needs and no more, for the reasons listed after the next two cells.
+#
 # Now the same thing in a real run. The supervisor stores, in each turn event of the trace, a copy
 # of the `view` that role received. Here is every turn of **one** default run, with the fields the
 # role saw, shortened to fit on a line.
@@ -292,15 +319,17 @@ print(f"{len(turns)} turns checked: each view has exactly its fields; no coder t
 # %% [markdown]
 # ### Why keep views narrow?
 #
-# * **Less imitation.** Roles that read one shared transcript start to sound like each other: the
-#   planner emits Python, the reviewer proposes code. A role that never sees code cannot copy it.
-# * **Less to go wrong.** A coder shown the whole trace may chase an old review or a stale error; a
-#   coder shown the latest summary acts on the latest facts.
-# * **Shorter prompts.** When the fakes become language models, each view becomes that model's
-#   prompt. Every field you leave out is tokens you do not pay for.
+# * **Less imitation.** A role that reads everyone else's words drifts toward writing them: a
+#   planner shown code starts producing code, a reviewer shown the coder's reasoning argues with it
+#   instead of judging the result. What a role never sees, it cannot echo.
+# * **Fresher facts.** A coder handed the whole history may act on an old review or an error it
+#   has already fixed; handed only the latest test summary and review, it acts on the current state.
+# * **Cheaper prompts.** Once a language model fills a slot, its view becomes the prompt, paid for
+#   token by token. Every field left out is cost saved and one distraction fewer.
 #
-# The split to remember: **the full trace is for the people operating the team; trimmed views are
-# for the roles.** The same idea as retrieval: not everything you have belongs in the next prompt.
+# So the team keeps two records for two audiences: the **complete trace** for the people who run
+# and debug it, and a **cut-down view** per role for its next move. Retrieval systems make the same
+# bet: the next prompt gets a selection, not everything on file.
 
 # %% [markdown]
 # ## Step through the run
@@ -336,25 +365,31 @@ for i, event in enumerate(run.trace):
     print(f"      supervisor: {event.get('decision', '')}")
 
 # %% [markdown]
+# ## The nits counter
+#
+# A reviewer that keeps asking for changes while nothing improves can spend the whole budget on
+# the same complaint. The remedy is a counter: the reviewer checks how often it has already asked,
+# and past a limit it stops repeating itself and **escalates**, a message that a person should
+# look. On green tests there is nothing to count: it approves, however plain the plan or the code.
+#
+# > **A choice we made: escalate after 3 requests, not 2.** The design notes disagree: one lets the
+# > reviewer nit twice and then has the supervisor run the tests anyway; the other escalates after
+# > three requests on red tests. We use **3** everywhere (here, in the grader and in the package).
+# > The limit of 2 was there to make sure the tests still ran despite a nitpicking reviewer; our
+# > supervisor runs them after **every** coder turn, so that job is already done. What is left for
+# > the counter is deciding when to call a person. A healthy coder needs one request; three in a row
+# > means three reviewed attempts failed, a pattern rather than bad luck, while a slow but improving
+# > coder still has room to finish.
+#
 # ## Exercise 2.1 — the nits counter
 #
-# A reviewer that keeps asking for changes can burn the whole budget. Give it a counter:
+# Write `nits_reviewer(goal, view)`. Green tests: approve, always. Red tests: `request_changes`
+# with the first test error as the notes and as the message, except that once it has **already**
+# asked `NITS_LIMIT` times (count `"request_changes"` in `view["past_verdicts"]`; approvals do not
+# count), the message becomes `escalate` while the verdict stays `request_changes`.
 #
-# * **green tests: always approve**, however ugly the plan or the code;
-# * **red tests:** `request_changes`, with the first error as the notes, and as the message;
-# * but once it has **already asked for changes 3 times**, its message becomes `escalate` (the
-#   verdict stays `request_changes`): a signal that a person should look, instead of a fifth nit.
-#
-# Count the `"request_changes"` entries in `view["past_verdicts"]`; approvals do not count. Write
-# the verdict into `REVIEW.json` (the helper `review_patch(verdict, notes)` builds that patch).
-#
-# **Why 3?** Our two source sketches disagree: one caps the reviewer at 2 nits, the other escalates
-# after 3. We use **3** everywhere (here, in the grader and in the package). The cap of 2 existed
-# to make sure tests still got run despite a nitpicking reviewer, and our supervisor already runs
-# the tests after **every** coder turn, so that job is done. What is left for the counter is deciding
-# when to call a person. The healthy coder needs one request to fix its code; 3 in a row means three
-# reviewed attempts failed, which is a pattern rather than bad luck, and still leaves a slow but
-# improving coder room to finish.
+# *Hint:* `review_patch(verdict, notes)` builds the `REVIEW.json` patch, and `output(...)` the
+# return value.
 
 # %%
 from agent_team.policies import review_patch
@@ -377,10 +412,9 @@ def nits_reviewer(goal, view):
 
 # %%
 from agent_team.grading import check_nits_reviewer
-from agent_team.widgets import show_report
 
 report = check_nits_reviewer(nits_reviewer)
-show_report(report)
+report
 
 # %% [markdown]
 # Now watch the counter work round after round. The reviewer never counts anything itself: the
@@ -408,28 +442,42 @@ for rnd in range(1, 6):
           f"verdict {verdict['verdict'] if verdict else problem}, message {out['message'][:40]!r}")
 
 # %% [markdown]
-# `escalate` does not stop anything by itself. It is a message, and the supervisor of part 3 decides
-# what to do with it (it notes it in its decision, and the budget still ends the run). The counter's
-# job is only to make the stuck pattern visible instead of producing a fifth identical nit.
+# `escalate` does not stop anything by itself. It is a message, and the supervisor decides what to
+# do with it: it marks the event, says so in its decision, and lets the budget end the run as usual.
+# Here is the real supervisor with the same stuck coder and your reviewer:
+
+# %%
+from agent_team.faults import fizz_only_coder
+
+stuck = supervise(max_rounds=5, coder=fizz_only_coder, reviewer=nits_reviewer)
+for e in stuck.trace:
+    if e.get("role") == "reviewer":
+        print(f"round {e['round']}: {e['error'] or e['decision']}")
+print(stuck.status, "|", stuck.stop_reason)
+
+# %% [markdown]
+# The counter's job is only to make the stuck pattern visible, instead of producing a fifth
+# identical nit; a person reading the trace sees at once where the team stopped making progress.
 
 # %%
 Quiz(
-    "The tests are green, but PLAN.md is only two terse lines. What should the reviewer write?",
-    ["request_changes, asking the coder to rewrite the solution more cleanly",
-     "approve: the oracle is the tests, not the quality of the prose, unless style is part of the oracle",
-     "request_changes, and delete PLAN.md so that the planner writes a better one",
+    "The tests are green, but PLAN.md is just two short lines. What should the reviewer write?",
+    ["request_changes: ask the coder for a cleaner rewrite first",
+     "approve: passing tests are the bar, and how the plan reads only counts if the oracle checks it",
+     "request_changes, plus a patch that empties PLAN.md so that the planner starts over",
      "A patch to src/fizzbuzz.py that adds comments"],
     answer=1,
-    explanation="Green tests end the run. If style matters to you, make it part of the oracle, where "
-                "it is checked the same way every time, rather than a reviewer's taste.",
+    explanation="The oracle defines done, and it says done. If you care how the plan or the code "
+                "reads, turn that into a check the oracle runs every round; a reviewer's taste, "
+                "applied now and then, only burns rounds.",
     explanations=[
-        "That is a nit: the code already does what the tests ask. Nits on green tests only spend "
-        "budget, and our supervisor overrides a request_changes on green tests anyway.",
+        "The code already does everything the tests ask, so this is a nit. It spends budget, and on "
+        "green tests the supervisor of part 3 overrides it anyway.",
         None,
-        "The reviewer may write only REVIEW.json, so a patch emptying PLAN.md is refused, and with "
-        "it the whole turn.",
-        "The source is the coder's file. A reviewer that patches code is a second coder, and its "
-        "turn is refused by the allowlist.",
+        "REVIEW.json is the reviewer's only file. The PLAN.md patch is refused, and because a turn "
+        "lands all or nothing, the verdict is lost with it.",
+        "The source belongs to the coder. A reviewer that edits it has become a second coder, and the "
+        "allowlist refuses the turn.",
     ],
 )
 
@@ -440,7 +488,7 @@ Quiz(
 #   `patches`, `message`.
 # * The fake planner plans once; the two-phase coder changes its code because a **test event**
 #   reached its view; the reviewer writes a verdict and nothing else.
-# * **Thoughts are traces, not control**: the same patches give the same run, whatever the words.
+# * A **thought is recorded, never obeyed**: the same patches give the same run, whatever the words.
 # * Views are **narrow** on purpose; the full trace stays with the supervisor.
 # * The nits counter turns an endless reviewer into an `escalate` after 3 requests; green tests
 #   always win.
