@@ -65,13 +65,32 @@ display(Rich(state_svg(None), as_text))
 #    with status `budget`.
 # 4. **Green tests: `TEST → REVIEW → STOP_OK`.** The reviewer still writes its verdict, for the
 #    record, but it cannot keep the run going. A `request_changes` on green tests is *overridden*,
-#    and the override is written into the trace. Why: a reviewer can always find one more nit, so a
-#    reviewer that may veto green tests can spend the whole budget on style. Nit loops are a budget
-#    attack. If style matters to you, put a style check in the oracle, where it is explicit.
-# 5. **`max_rounds` counts coder turns.** Coder turns are the expensive ones and the only ones
-#    that move the code. Planner and reviewer turns ride along with them.
+#    and the override is written into the trace. Why: there is always one more change a reviewer
+#    could ask for, so a reviewer allowed to veto green tests could keep the team busy until the
+#    budget is gone, and an endless review drains the budget whether or not anyone meant harm. If
+#    style matters to you, put a style check in the oracle, where it is explicit.
+# 5. **`max_rounds` counts coder turns.** Coder turns are the costly ones and the only ones that
+#    change the code. Planner and reviewer turns come along with them for free.
 # 6. **One role at a time.** Each role's view is built from the repo the previous role left.
-#    Turn-taking is the feature: it makes every run replayable, step by step.
+#    Waiting for the previous role is deliberate: it is what makes every run replayable, step by
+#    step.
+#
+# > **A choice we made: test first, then review, in every round.** The design notes order a round
+# > in three different ways. One runs the tests right after the coder and calls the reviewer only
+# > when they fail, stopping at once on green. Another also tests first but makes the review after
+# > green tests optional, and says the review after red tests could be dropped for a faster,
+# > test-only team. The protocol of this part's exercise (section 7) puts the reviewer *before* the
+# > tester, as a gate. Our supervisor runs **CODE → TEST → REVIEW in every round, green or red**:
+# >
+# > - **testing first** measures every attempt, whatever the reviewer would have said, so a round
+# >   can never end untested, and the reviewer quotes the real failure instead of guessing;
+# > - **reviewing on red** is how the coder gets advice, and it is the slot this course practises
+# >   (part 2's nits counter lives there);
+# > - **reviewing on green** costs one cheap turn and puts the reviewer's verdict on the final code
+# >   on record; rule 4's override makes sure that verdict can never hold the run hostage.
+# >
+# > The exercise keeps its reviewer-first order because it is graded against that exact protocol;
+# > section 7 says when that order is the better one.
 #
 # That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
 # full, straight from the package (the helpers it calls log events and apply patches):
@@ -267,22 +286,23 @@ assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"
 Quiz(
     "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
     [
-        "Because reviewers are always wrong",
-        "To stop endless style-nit loops: the tests are the stop condition, unless style is "
-        "explicitly part of what the oracle checks",
-        "Because REVIEW.json cannot hold notes",
-        "Because the planner already approved the plan",
+        "Because once tests exist, a reviewer's opinion is worthless",
+        "Because green tests are the stop condition, and a reviewer who could veto them could ask "
+        "for changes until the budget ran out (style counts only if the oracle checks it)",
+        "Because REVIEW.json has no room for notes",
+        "Because the planner has already signed off on the plan",
     ],
     1,
-    "A reviewer can always find one more thing to change; if its veto could outlast green tests, it "
-    "could spend the whole budget. Unbounded review is a budget attack. If a rule really matters, "
-    "put it in the oracle, where it is explicit and checked every round.",
+    "Stopping is decided by evidence, and green tests are that evidence. A reviewer can always think "
+    "of one more change; if its veto outranked the tests, a run could stall on taste until the "
+    "budget was gone. A rule that really matters belongs in the oracle, checked every round.",
     explanations=[
-        "Reviewers are often right, which is why the override is recorded in the trace instead of "
-        "being hidden. The point is who decides when to stop, not who is right.",
+        "Reviewers are often right, which is why the override is written into the trace rather than "
+        "hidden. The question is who decides when to stop, not who is right.",
         None,
-        "REVIEW.json holds notes fine (look at the picky reviewer's). Storage is not the issue.",
-        "The planner never approves anything: it only writes PLAN.md. Approval is not its job.",
+        "REVIEW.json stores notes without trouble (look at the picky reviewer's). Storage has nothing "
+        "to do with it.",
+        "The planner never approves anything: it writes PLAN.md and that is all. Approval is not its job.",
     ],
 )
 
@@ -305,7 +325,7 @@ print("plan seen, in parallel:  ", repr(in_parallel["plan"]))
 # In parallel the coder codes against no plan; a reviewer running beside the coder would judge
 # code that is already out of date; and two roles writing at once need a rule to merge their
 # patches, which is a second supervisor. Taking turns costs some waiting and buys runs that are
-# consistent and can be replayed exactly. Multi-agent does not mean concurrent.
+# consistent and can be replayed exactly. Several agents need not mean several at once.
 #
 # ## 6. Evals: pin down how a run must end
 #
@@ -344,11 +364,11 @@ for name, budget, expected in EVALS:
 # | supervisor | `supervise(...)` and its trace | `run_team(...)` and its log of `(role, output)` pairs |
 #
 # Two things carry over unchanged: only the tester (the oracle) can end a run with success, and
-# the budget counts coder calls. One thing differs on purpose: the order. Our supervisor runs the
-# oracle every round and lets the reviewer comment afterwards; in `run_team` the reviewer is a
-# *gate*, and only approved code reaches the tester. A gate makes sense when tests are expensive
-# (a long CI run) and review is cheap. Its risk is a reviewer that never approves, and the budget
-# is what bounds it.
+# the budget counts coder calls. One thing differs on purpose, as the box in section 1 announced:
+# the order. In `run_team` the reviewer is a *gate*, and only approved code reaches the tester.
+# That order is the better one when tests are expensive (a CI run of an hour) and a review is
+# cheap. Its risk is a reviewer that never approves, and here only the budget bounds it: there is
+# no override, because the tester never runs on rejected code.
 #
 # **The protocol.** Plan once. Then, for at most `max_rounds` rounds, starting with
 # `feedback = ""`: the coder writes code from the task, the plan and the feedback; the reviewer
@@ -359,12 +379,12 @@ for name, budget, expected in EVALS:
 #
 # ### The worked example, before you write anything
 #
-# The package's `Script` builds scripted agents: each one answers from its list in turn and records
-# every call it receives. `SEED_EXAMPLE` is the example of the exercise: three versions of the code,
-# a reviewer that rejects once, a tester that fails once.
+# `SEED_EXAMPLE` is the exercise's own example, played by scripted agents: each answers from its
+# list in turn and records every call it receives. Three versions of the code, a reviewer that
+# rejects once, a tester that fails once:
 
 # %%
-from agent_team.protocol import SEED_EXAMPLE, Script
+from agent_team.protocol import SEED_EXAMPLE
 
 print("coder writes:     ", SEED_EXAMPLE.codes)
 print("reviewer answers: ", SEED_EXAMPLE.reviews)
@@ -502,13 +522,23 @@ report
 # %% [markdown]
 # ## Recap
 #
-# - The supervisor is a state machine in plain code: `PLAN → CODE → TEST → REVIEW`, then `CODE`
-#   again or a stop. Roles act; only the supervisor decides what happens next.
+# - The supervisor is a state machine in plain code: each round is `CODE → TEST → REVIEW`, green
+#   or red, and only the supervisor decides what happens next.
 # - Every event and decision lands in the trace, so a run can be told, stepped through and checked.
 # - `max_rounds` counts coder turns; green tests stop the run, and a `request_changes` on green is
-#   overridden and recorded, because nit loops are a budget attack.
-# - Roles take turns, so each one sees what the previous one left.
-# - Evals pin outcomes: one round ends in `budget` with a failing oracle, four rounds pass.
+#   overridden and recorded, so no reviewer can stall the team.
+# - Roles take turns; evals pin the outcomes (one round: `budget`, four rounds: `pass`).
+# - `run_team` is the same team as four functions, with the reviewer as a gate before the tester.
 #
 # **Next: part 4, failure injection.** You will break the team on purpose, ten different ways, and
 # check that the state machine holds every time.
+
+# %% [markdown]
+# Where you stand in the whole course (each grader records its last result; run it again after
+# changing your code):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from agent_team.widgets import Progress
+
+Progress()
