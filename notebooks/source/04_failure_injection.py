@@ -153,9 +153,11 @@ assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
 assert all(e["view"]["plan"].strip() for e in turns(run, "coder"))
 
 # %% [markdown]
-# ### A product call: do we require a plan?
+# ### A choice we made: the team requires a plan
 #
-# Now switch the requirement off and run the same fault:
+# The design notes leave this one open: wipe the plan, see whether the coder still passes, then
+# decide whether a plan is *required*. First the experiment. Switch the requirement off and run
+# the same fault:
 
 # %%
 loose = run_fault("plan wiped", require_plan=False)
@@ -166,7 +168,8 @@ print("\nplan the coder saw in each round:", [e["view"]["plan"] for e in turns(l
 
 # %% [markdown]
 # It passes anyway. Our fake coder does not read the plan, and the spec in the test file is enough
-# for fizzbuzz. So is the plan useless? We decided to **require** it, and here is why:
+# for fizzbuzz. So is the plan useless? We decided to **require** it (`require_plan=True` is the
+# default), and here is why:
 #
 # - **The plan is part of the state, and an empty one is a symptom.** Something wiped it. Running
 #   on as if nothing happened hides a bug; re-planning repairs the state and leaves a visible
@@ -243,30 +246,12 @@ assert run.status == "budget"
 assert len(coder_errors) == run.rounds and all(TESTS_PATH in err for err in coder_errors)
 assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
 
-# %% tags=["quiz"]
-Quiz(
-    "The test-editing coder sent a correct src/fizzbuzz.py and a new test file in one turn. "
-    "What landed in the repo?",
-    [
-        "Both files: the supervisor trusts the coder",
-        "Only src/fizzbuzz.py: the forbidden patch is dropped and the rest applied",
-        "Nothing: one refused patch refuses the whole turn",
-        "Only the test file, because it came last",
-    ],
-    2,
-    "A turn lands all or nothing. The two patches were written together, to work together; half of "
-    "such a turn is a state nobody planned.",
-    explanations=[
-        "The supervisor trusts no role: every patch goes through the allowlist, and the test file is "
-        "in no role's allowlist.",
-        "Dropping only the forbidden patch would apply half a turn. Here that half was only meant to "
-        "pass relaxed tests; in general the coder planned the two halves together.",
-        None,
-        "Order does not matter, and the test file is the one path no role may ever write.",
-    ],
-)
-
 # %% [markdown]
+# Notice that the coder's source was correct, and the run still failed. That is the outcome we
+# want: a turn that also tries to move the goalposts is refused whole (part 1's all-or-nothing
+# rule), and a coder that keeps trying it should end in a budget stop that a person will look at,
+# not in a pass that hides what it attempted.
+#
 # ## Faults 6–8 — code the oracle must not believe
 #
 # The next three coders write legal patches (only `src/fizzbuzz.py`), so nothing is refused at the
@@ -332,6 +317,31 @@ print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["errors"][0]
 
+# %% tags=["quiz"]
+Quiz(
+    "The lying fizzbuzz returns an object whose `==` answers True to anything. Which part of the "
+    "team keeps it from passing?",
+    [
+        "The allowlist: the coder is not allowed to write classes",
+        "The oracle: it refuses `class` in the source, and it would only compare a result that is "
+        "exactly a `str`",
+        "The reviewer, who reads the code and spots the trick",
+        "Nothing: the run passes, and the trace records the lie",
+    ],
+    1,
+    "Only the oracle runs the code, so only the oracle can be fooled, or not. It refuses the class "
+    "before anything runs, and it checks a result's type before asking about equality, so a lying "
+    "`__eq__` is never even consulted.",
+    explanations=[
+        "The allowlist looks at paths, not at what a file contains. The coder may write any text to "
+        "src/fizzbuzz.py, so this patch landed.",
+        None,
+        "Our reviewer judges from the test report, and a real one could miss the trick. Success never "
+        "rests on how carefully a reviewer reads.",
+        "The run above ended in `budget` with 0 cases passed, and the cell's assert checks exactly that.",
+    ],
+)
+
 # %% [markdown]
 # ## Faults 9–10 — policies that crash or talk nonsense
 #
@@ -369,10 +379,6 @@ assert all(e["verdict"] is None for e in turns(run, "reviewer"))
 # its trace (a refusal, a skipped turn, an override, a re-plan or the oracle's first error).
 
 # %%
-from agent_team.render.html import table, wrap
-from agent_team.widgets import Rich
-
-
 def evidence(run):
     """The first thing in the trace that shows the fault being caught."""
     for e in run.trace:
@@ -384,6 +390,12 @@ def evidence(run):
             return "request_changes overridden on green tests"
     return f"oracle: {run.tests['errors'][0]}"
 
+
+print(evidence(RUNS["reviewer never approves"]))
+
+# %%
+from agent_team.render.html import table, wrap
+from agent_team.widgets import Rich
 
 HEADERS = ["fault", "expected", "got", "rounds", "first evidence in the trace"]
 rows = [[name, FAULTS[name].expect, run.status, run.rounds, evidence(run)[:100]]
@@ -412,11 +424,11 @@ CompareRuns(healthy, RUNS["coder edits tests"], labels=("healthy team", "coder e
 # %% [markdown]
 # ## Exercise 4.1 — an eval of faults
 #
-# Write `EVAL`: a list of rows `(name, kwargs, expected_status)`, where `kwargs` is a dict of
-# keyword arguments for `supervise(...)` and `expected_status` is `"pass"` or `"budget"`. Start with
-# part 3's two rows for the healthy team (`{"max_rounds": 1}` and `{"max_rounds": 4}`), then add at
-# least two rows that inject a fault, e.g. `{"coder": ..., "max_rounds": 4}` with a policy from
-# `agent_team.faults` or one of your own. The grader runs every row and checks its status.
+# Write `EVAL`, a list of rows `(name, kwargs, expected_status)`: `kwargs` is a dict of keyword
+# arguments for `supervise(...)`, and `expected_status` is `"pass"` or `"budget"`. Start with part
+# 3's two rows for the healthy team (`{"max_rounds": 1}` and `{"max_rounds": 4}`), then add at least
+# two rows that inject a fault, such as `{"coder": ..., "max_rounds": 4}` with a policy from
+# `agent_team.faults` or one of your own. The grader runs every row and checks how it ends.
 
 # %% tags=["exercise"]
 from agent_team.faults import fizz_only_coder, stubborn_reviewer, wipe_plan
@@ -512,3 +524,13 @@ Quiz(
 #
 # **Next: the bonus part 5**, from fakes to a real team: typed contracts between roles, handoffs
 # that persist, a deterministic reviewer gate, and a slot where a language model can take a role.
+
+# %% [markdown]
+# Where you stand in the whole course (each grader records its last result; run it again after
+# changing your code):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from agent_team.widgets import Progress
+
+Progress()
