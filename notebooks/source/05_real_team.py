@@ -93,6 +93,10 @@ except ValueError as err:
 # The coder does not get the whole plan. For each step it gets an `ExecutorContract`: the goal,
 # that one step, its risk, and instructions that say to stop after it. A narrow contract is the
 # same idea as part 2's narrow views: a role that sees only its step does only its step.
+#
+# (The tool these contracts come from calls the role that carries out a step the *executor*. In
+# our team that role is the coder, and we keep the one word, *coder*, everywhere except in the
+# contract's class name; section 5 shows the configuration pointing `executor` to `coder`.)
 
 # %%
 contract = plan.contracts(GOAL)[1]
@@ -147,8 +151,8 @@ print(trace_with_handoffs(run)[stepper.index]["handoff"]["next_action"])
 # ## 3. The reviewer gate
 #
 # Here is the failure the gate exists for. A planned run executes its steps; one of them is
-# skipped (say, a person did not approve it), and the executor, having met no error, reports
-# success:
+# skipped (say, a person did not approve it), and since no step raised an error, the execution
+# reports success:
 
 # %%
 outcomes = [
@@ -168,6 +172,17 @@ execution_status = "success"  # no step raised, so execution thinks it is done
 #   **suggested checks**, so the person accepting the run knows what to look at;
 # - when a run execution marked successful is blocked by the gate, its final status becomes
 #   `failed`, and the reason is kept.
+#
+# > **A choice we made: a gate that can block, beside a reviewer that cannot.** In part 3 the
+# > supervisor overrode the reviewer's `request_changes` on green tests; now a "reviewer gate" can
+# > turn a success into a failure. The design notes call both of them the reviewer (and part 3's
+# > exercise has a third: a reviewer whose approval the tester waits for). They do not contradict
+# > each other, because they judge different things. The reviewer *role* gives an **opinion** on
+# > the code, and an opinion never outranks the tests. The gate checks **facts** about the work:
+# > was every planned step actually done? It can only take success away from a run whose work is
+# > incomplete; it never grants success and never overrides a test. Our fizzbuzz team has a single
+# > step that matters, and the oracle already checks it, so `supervise` does not call the gate; it
+# > earns its place in longer plans, where steps can be skipped or cancelled.
 
 # %%
 from agent_team.gate import review_gate, review_run
@@ -260,11 +275,11 @@ assert decision.proposal.step == "S3"
 # %% [markdown]
 # ## Exercise 5.1 — the reviewer gate
 #
-# Write `gate(outcomes)`. Each outcome is a dict with `"step"`, `"status"` and `"risk"`. Return
-# `{"passed": ..., "action": ..., "step": ...}`: when every step succeeded, `passed` is `True` and
-# `action` and `step` are `None`; otherwise `passed` is `False`, and `action` and `step` are the
-# retry proposal, chosen by the rules and the order above. An empty list blocks with
-# `"user_decision"` and step `None`. Risk never changes the answer.
+# Write `gate(outcomes)`, where each outcome is a dict with `"step"`, `"status"` and `"risk"`, and
+# return `{"passed": ..., "action": ..., "step": ...}`. When every step succeeded, `passed` is `True`
+# and the other two are `None`; otherwise `passed` is `False` and `action` and `step` are the retry
+# proposal, chosen by the table and the order above (risk never changes the answer). An empty list
+# blocks, with `"user_decision"` and step `None`.
 
 # %% tags=["exercise"]
 ACTIONS = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
@@ -414,9 +429,10 @@ assert run.status == "budget"
 #   is a teaching guard for fizzbuzz-sized code from scripted fakes, not a security boundary.
 #   Run model-written code only in a real sandbox: a separate, locked-down process, container or
 #   worker with no access to your secrets.
-# - **The oracle stays the only success signal.** A model saying "tests pass" in its message is
-#   a message. Its patches go through the same allowlist as any fake's, and only the oracle's
-#   report, and then the reviewer gate, decide success.
+# - **The oracle stays the only success signal.** A model writing "tests pass" in its message has
+#   written a message, nothing more. Its patches go through the same allowlist as any fake's, and
+#   only the oracle's report decides success; a gate, where a tool has one, can take success away
+#   but never grant it.
 
 # %% tags=["quiz"]
 Quiz(
@@ -448,10 +464,21 @@ Quiz(
 # - Roles exchange **typed contracts** (plan, executor contract, review report, handoff) that
 #   round-trip through JSON exactly and are refused, by field, when they are wrong.
 # - **Handoffs** are derived from the trace, so the trace stays the one source of truth.
-# - The **reviewer gate** is a fixed rule: failed, skipped or cancelled work blocks success; risk
-#   adds notes, never blocks; a blocked gate **proposes** a next step and retries nothing.
+# - The **reviewer gate** is a fixed rule about facts: failed, skipped or cancelled work blocks
+#   success; risk adds notes, never blocks; a blocked gate **proposes** a next step and retries
+#   nothing. Unlike a reviewer's opinion, it may take success away, but it never grants it.
 # - A **model** fills a role through one adapter with bounded, recorded retries; its code is data,
 #   never `exec`'d outside a real sandbox, and the **oracle** still decides.
 #
 # That is the course. The team you built is small, but every rule in it — turn-taking, allowlists,
 # an oracle, a budget, a gate — is one a real multi-agent tool needs.
+
+# %% [markdown]
+# Where you stand in the whole course (each grader records its last result; run it again after
+# changing your code):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from agent_team.widgets import Progress
+
+Progress()
