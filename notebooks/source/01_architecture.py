@@ -474,7 +474,7 @@ report
 #
 # * The team shares **one repo**, a dict of path → text; roles change it only through patches.
 # * Each role has an **allowlist**; a turn lands **all or nothing**, and no role can touch the tests.
-# * The **oracle** runs the code and is the only success signal; what roles *say* is narration.
+# * The **oracle** runs the code and is the only success signal; what roles *say* is only recorded.
 # * The **supervisor is code**: fixed turn order, tests after every coder turn, a budget, and the
 #   same trace for the same inputs. Only it ends a run: on a passing oracle, or out of budget.
 #

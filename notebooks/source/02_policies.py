@@ -14,7 +14,17 @@
 # * say what each role is shown (its **view**) and why those views are kept narrow;
 # * add a **nits counter** to the reviewer (**Exercise 2.1**).
 #
-# New words: *output schema*, *thought*, *message*, *view*, *nits*, *escalate*. About 30 minutes.
+# About 30 minutes. The words this part adds:
+#
+# | word | meaning here |
+# |---|---|
+# | **output schema** | the one dict shape every policy returns: `role`, `thought`, `patches`, `message` |
+# | **thought** | a role's reasoning, in words; kept in the trace for people, never used to decide |
+# | **message** | a short note from a role to the team; the reviewer's can be `escalate` |
+# | **view** | the small dict the supervisor builds for one role's turn: all that role gets to see |
+# | **verdict** | the reviewer's `approve` or `request_changes`, written into `REVIEW.json` |
+# | **nits** | the reviewer's repeated requests for changes while the tests stay red |
+# | **escalate** | the reviewer's message that a person should look, after too many nits |
 
 # %%
 import inspect

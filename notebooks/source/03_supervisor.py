@@ -14,6 +14,8 @@
 # - pin down how a run must end with a small eval (`pass` or `budget`, checked against the oracle);
 # - write the four-agent protocol `run_team(...)` yourself (**exercise 3.1**, graded).
 #
+# About 40 minutes, a third of them for the exercise.
+#
 # **Words this part uses**
 #
 # | word | meaning here |
@@ -26,6 +28,9 @@
 # | status, stop reason | how the run ended (`pass` or `budget`) and why, in a sentence |
 # | override | the supervisor stopping on green tests although the reviewer asked for changes |
 # | eval | a run with a fixed setup whose outcome is asserted, so a change that breaks it is caught |
+# | feedback | in `run_team`: what the coder is told about its last attempt, `"review: …"` or `"test: …"` |
+# | log | in `run_team`: the list of `(role, output)` pairs, in the order the agents spoke |
+# | gate | a check that must pass before the next step may run (in `run_team`, the reviewer's approval) |
 
 # %%
 from IPython.display import display
@@ -74,7 +79,8 @@ display(Rich(state_svg(None), as_text))
 # 6. **One role at a time.** Each role's view is built from the repo the previous role left.
 #    Waiting for the previous role is deliberate: it is what makes every run replayable, step by
 #    step.
-#
+
+# %% [markdown]
 # > **A choice we made: test first, then review, in every round.** The design notes order a round
 # > in three different ways. One runs the tests right after the coder and calls the reviewer only
 # > when they fail, stopping at once on green. Another also tests first but makes the review after
@@ -91,7 +97,8 @@ display(Rich(state_svg(None), as_text))
 # >
 # > The exercise keeps its reviewer-first order because it is graded against that exact protocol;
 # > section 7 says when that order is the better one.
-#
+
+# %% [markdown]
 # That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
 # full, straight from the package (the helpers it calls log events and apply patches):
 

@@ -12,8 +12,10 @@
 # - inject a fault by replacing one role's policy, or by tampering with the repo from outside;
 # - predict how a run with that fault must end (`pass` or `budget`) and find the evidence in the
 #   trace: the refused patch, the override, the oracle's error;
-# - make a product call when a fault has no single right answer (an empty plan);
+# - make, and defend, a design decision when a fault has no single right answer (an empty plan);
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
+#
+# About 35 minutes.
 #
 # **Words this part uses**
 #

@@ -17,6 +17,8 @@
 #   are bounded and recorded;
 # - say what must never happen with code a model wrote.
 #
+# About 30 minutes. Nothing here needs a network or a model account.
+#
 # **Words this part uses**
 #
 # | word | meaning here |
@@ -445,7 +447,7 @@ Quiz(
         "Whether the reply parsed as JSON on the first attempt",
     ],
     2,
-    "The oracle is the only success signal, for fakes and models alike. The message is narration, "
+    "The oracle is the only success signal, for fakes and models alike. The message is only words, "
     "kept in the trace.",
     explanations=[
         "A message is text; a model can write anything in it. Control never depends on what a role "
@@ -470,7 +472,7 @@ Quiz(
 # - A **model** fills a role through one adapter with bounded, recorded retries; its code is data,
 #   never `exec`'d outside a real sandbox, and the **oracle** still decides.
 #
-# That is the course. The team you built is small, but every rule in it — turn-taking, allowlists,
+# That is the course. The team you built is small, but every rule in it — taking turns, allowlists,
 # an oracle, a budget, a gate — is one a real multi-agent tool needs.
 
 # %% [markdown]
