@@ -61,8 +61,8 @@ def fake_planner(goal, view):
 def fake_coder(goal, view):
     """Two-phase coder: a Fizz-only first cut, the full solution once a test has failed.
 
-    It reacts to a *test event* the supervisor put in its view, which is the
-    multi-agent version of an observation in ReAct.
+    What changes its mind is a test result that the supervisor placed in its
+    view, not anything another role said: evidence drives the next attempt.
     """
     last = view.get("last_tests")
     if last is None or last.get("ok"):

@@ -13,9 +13,11 @@ States::
   repo is tested, so a refused turn can never look like progress.
 * Green tests stop the run. The reviewer still gets a turn to leave its
   verdict, but a ``request_changes`` on green tests is overridden and the
-  override is recorded: reviewers that nit forever are a budget attack.
+  override is recorded: otherwise a reviewer that always finds one more
+  nit could spend the whole budget on a finished job.
 * ``max_rounds`` counts coder turns, the expensive ones.
-* One role at a time. Turn-taking is the feature, not a limitation.
+* One role at a time: two roles writing at once would each act on a repo
+  the other is changing.
 
 Every decision lands in the trace as a dict with ``type``, ``round`` and
 ``state``, so a run can be replayed and explained step by step.
