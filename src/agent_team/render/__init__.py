@@ -6,11 +6,13 @@ to these. Every string a learner or a policy can influence is escaped.
 
 from .compare import Alignment, compare_html, compare_text, first_divergence
 from .diagram import PROTOCOL, SUPERVISOR, diagram_text, state_svg
+from .event import event_html, event_summary, event_text
 from .html import esc
 from .log import log_step_html, log_step_text
 from .progress import progress_html, progress_text
 from .report import divergence_html, report_html, report_text
-from .step import event_html, event_summary, event_text, step_html, step_text, tests_html
+from .step import step_html, step_text
+from .tests_table import tests_html
 
 __all__ = [
     "Alignment", "compare_html", "compare_text", "first_divergence",

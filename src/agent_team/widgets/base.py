@@ -1,0 +1,109 @@
+"""What every widget shares: HTML and text for any front end, and the optional ipywidgets controls.
+
+Every widget keeps its state in plain Python and exposes ``.html`` (what it
+displays now) and ``.text`` (the same as readable text). Jupyter shows the
+live widget; nbval, plain ``python`` and front ends without widget support
+fall back to the HTML or the text through the rich-display protocol.
+"""
+
+import sys
+
+try:  # the pure engine never needs this; only the controls do
+    import ipywidgets as ipw
+except Exception:  # noqa: BLE001 -- no ipywidgets (or a broken one): text and HTML only
+    ipw = None
+
+__all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_index", "WIDGET_MIME", "ipw"]
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def package_attr(name):
+    """``agent_team.widgets.<name>``, looked up on each call rather than bound at import.
+
+    The package's ``ipw`` and ``show`` are its switches: ``agent_team.widgets.ipw = None``
+    makes every widget behave as if ipywidgets were missing (the tests do this), and
+    replacing ``show`` redirects :func:`show_report`. A name imported into each module
+    would not see such an assignment.
+    """
+    return getattr(sys.modules[__package__], name)
+
+
+def controls():
+    """The ipywidgets module, or None when the widgets must do without controls."""
+    return package_attr("ipw")
+
+
+class Rich:
+    """Something to display: HTML for notebooks, text for everything else."""
+
+    def __init__(self, html, text):
+        self.html, self.text = html, text
+
+    def _repr_html_(self):
+        return self.html
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+
+def show(obj):
+    """Display ``obj`` in a notebook; print its text where there is no IPython."""
+    try:
+        from IPython.display import display
+    except Exception:  # noqa: BLE001
+        print(obj)
+        return
+    display(obj)
+
+
+class Base:
+    """What every widget here shares: ``.widget``, ``.html``, ``.text`` and rich display."""
+
+    widget = None  # the ipywidgets control; stays None without ipywidgets
+
+    @property
+    def html(self):
+        raise NotImplementedError
+
+    @property
+    def text(self):
+        raise NotImplementedError
+
+    @property
+    def value(self):
+        """Same as ``.html``: what is displayed now."""
+        return self.html
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        # HTML and text always go in, so a front end that cannot draw the widget still shows it.
+        data = {"text/plain": self.text, "text/html": self.html}
+        if self.widget is not None and getattr(self.widget, "comm", None) is not None:
+            data[WIDGET_MIME] = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        return data
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+
+def button(description, tooltip, handler, icon=""):
+    """An ipywidgets button that calls ``handler()`` (only called when there are controls)."""
+    ipw = controls()
+    control = ipw.Button(description=description, tooltip=tooltip, icon=icon,
+                         layout=ipw.Layout(width="auto"))
+    control.on_click(lambda _b: handler())
+    return control
+
+
+def check_index(i, n, what="step"):
+    """``i`` as an index into ``n`` items (negative counts from the end), or a clear error."""
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise TypeError(f"a {what} number must be a whole number, not {type(i).__name__}")
+    if not -n <= i < n:
+        raise IndexError(f"{what} {i} does not exist: there are {what}s 0 to {n - 1}"
+                         if n else f"there are no {what}s")
+    return i % n

@@ -1,0 +1,41 @@
+"""How the learner is doing: a grader's report, and every exercise's progress."""
+
+from ..render.progress import progress_html, progress_text
+from ..render.report import report_html, report_text
+from .base import Base, Rich, button, controls, package_attr
+
+__all__ = ["show_report", "Progress"]
+
+
+def show_report(report):
+    """Display a grader's report: rich HTML in a notebook, plain text elsewhere."""
+    package_attr("show")(Rich(report_html(report), report_text(report)))
+
+
+class Progress(Base):
+    """Every part's exercises as done / not yet, read from the progress file. ``.refresh()`` re-reads it."""
+
+    def __init__(self, file=None):
+        self.file = file
+        ipw = controls()
+        if ipw is not None:
+            self._view = ipw.HTML(value="")
+            self._refresh_button = button("refresh", "Read the progress file again", self.refresh, "refresh")
+            self.widget = ipw.VBox([self._view, self._refresh_button])
+        self.refresh()
+
+    def refresh(self):
+        from .. import progress  # the progress file, read on demand
+        self.parts = progress.status(self.file)
+        self._html = progress_html(self.parts)
+        if self.widget is not None:
+            self._view.value = self._html
+        return self
+
+    @property
+    def html(self):
+        return self._html
+
+    @property
+    def text(self):
+        return progress_text(self.parts)

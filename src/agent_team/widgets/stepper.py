@@ -1,0 +1,135 @@
+"""Step through a supervised run (or a seed-000 protocol log), one trace event at a time.
+
+Buttons, a play control and a slider move one index; every move re-renders
+just that step with :func:`agent_team.render.step_html` (or the log's
+renderer), so a long run steps as fast as a short one.
+"""
+
+from ..render.html import tag, wrap
+from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
+from ..render.step import step_html, step_text, trace_of
+from .base import Base, button, check_index, controls
+
+__all__ = ["RoundStepper"]
+
+
+class RoundStepper(Base):
+    """Step through a supervised run (or a seed-000 protocol log), one trace event at a time.
+
+    ``RoundStepper(result)`` takes what :func:`agent_team.supervisor.supervise`
+    returns (or its trace); ``RoundStepper.from_log(log)`` takes a protocol log
+    (or run_team's ``(code, log)``). ``.next()``, ``.previous()`` and ``.go(i)``
+    move exactly like the buttons and the slider; ``.index`` is the step shown
+    (0-based); ``.html`` and ``.text`` are what is shown.
+    """
+
+    def __init__(self, result, *, start=0, interval=1500):
+        if is_log(result):
+            self._setup("log", log_of(result), start, interval)
+        else:
+            self._setup("trace", trace_of(result), start, interval)
+
+    @classmethod
+    def from_log(cls, log, *, start=0, interval=1500):
+        """A stepper over a seed-000 protocol log: ``[(role, output), ...]`` or ``(code, log)``."""
+        self = cls.__new__(cls)
+        self._setup("log", log_of(log), start, interval)
+        return self
+
+    def _setup(self, kind, items, start, interval):
+        self._kind, self._items = kind, items
+        self._rounds = log_rounds(items) if kind == "log" else None  # once, not per step
+        self._n = len(items)
+        self._index, self._html, self._syncing = 0, None, False
+        if controls() is not None:
+            self._build(interval)
+        if self._n:
+            self.go(start)
+        else:
+            self._show()
+
+    # -- controls
+    def _build(self, interval):
+        ipw = controls()
+        last = max(self._n, 1)
+        self._prev_button = button("previous", "Go to the previous step", self.previous, "step-backward")
+        self._next_button = button("next", "Go to the next step", self.next, "step-forward")
+        self._play = ipw.Play(value=1, min=1, max=last, step=1, interval=interval,
+                              description="play", tooltip="Play the run step by step", show_repeat=False)
+        self._slider = ipw.IntSlider(value=1, min=1, max=last, step=1, description="step",
+                                     continuous_update=True, readout=False,
+                                     layout=ipw.Layout(width="min(60%, 420px)"))
+        self._counter = ipw.Label(value="")
+        self._view = ipw.HTML(value="")
+        self._play.observe(self._on_value, names="value")
+        self._slider.observe(self._on_value, names="value")
+        row = ipw.HBox([self._prev_button, self._play, self._slider, self._next_button, self._counter],
+                       layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+        self.widget = ipw.VBox([row, self._view])
+        disabled = self._n < 2
+        for control in (self._prev_button, self._next_button, self._play, self._slider):
+            control.disabled = disabled
+
+    def _on_value(self, change):
+        if self._syncing or not self._n:
+            return
+        self.go(int(change["new"]) - 1)
+
+    # -- the Python API
+    @property
+    def index(self):
+        """The step shown now, from 0."""
+        return self._index
+
+    @property
+    def steps(self):
+        """How many steps there are."""
+        return self._n
+
+    def __len__(self):
+        return self._n
+
+    def next(self):
+        """One step forward (stays on the last step). Returns the new index."""
+        return self.go(min(self._index + 1, max(self._n - 1, 0))) if self._n else 0
+
+    def previous(self):
+        """One step back (stays on the first step). Returns the new index."""
+        return self.go(max(self._index - 1, 0)) if self._n else 0
+
+    def go(self, i):
+        """Show step ``i`` (from 0; negative counts from the end). Returns the new index."""
+        self._index = check_index(i, self._n)
+        self._show()
+        return self._index
+
+    def _show(self):
+        if not self._n:
+            self._html = wrap(tag("p", "There is nothing to step through: the run is empty."))
+        elif self._kind == "log":
+            self._html = log_step_html(self._items, self._index, self._rounds)
+        else:
+            self._html = step_html(self._items, self._index)
+        if self.widget is not None:
+            self._syncing = True
+            try:
+                self._slider.value = self._play.value = self._index + 1
+            finally:
+                self._syncing = False
+            self._prev_button.disabled = self._index == 0
+            self._next_button.disabled = self._index >= self._n - 1
+            self._counter.value = f"{self._index + 1} / {self._n}" if self._n else "0 / 0"
+            self._view.value = self._html
+
+    @property
+    def html(self):
+        return self._html
+
+    @property
+    def text(self):
+        if not self._n:
+            return "There is nothing to step through: the run is empty."
+        if self._kind == "log":
+            return log_step_text(self._items, self._index, self._rounds)
+        return step_text(self._items, self._index)
+
