@@ -16,7 +16,8 @@ _output/ and build/site/lite/ are deleted first. Steps:
 5. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
    kernel and the widget manager, taken from their pinned wheels), the notebooks as contents and
    the widget wheels in the piplite index;
-6. patch the service worker so it stops proxying every static file (see SW_FROM);
+6. patch the service worker so it stops proxying every static file (see SW_FROM), and the
+   kernel extension so Pyodide boots while JupyterLab loads (see patch_prewarm);
 7. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
@@ -186,6 +187,55 @@ def patch_service_worker(out: Path) -> None:
     sw.write_text(text.replace(SW_FROM, SW_TO))
 
 
+# Start Pyodide while JupyterLab is still loading. As shipped, the kernel's worker is created
+# only once the notebook is open and its session started (~5 s into a cold load here), and boots
+# Pyodide only then. Three small patches of the kernel extension's bundles (each must match
+# exactly once, or the build stops) make the extension, as soon as it is activated, create the
+# worker and ask it to boot Pyodide with the site's settings; the first kernel then takes that
+# worker, whose initRuntime awaits the Pyodide already booting instead of starting another; the
+# worker also imports piplite and pyodide_kernel (IPython & co.) right after the boot.
+KERNEL_EXT = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
+PREWARM_PLUGIN_FROM = ('u=a.loadPyodideOptions||{};for(let[e,t]of Object.entries(u))e.endsWith("URL")'
+                       '&&"string"==typeof t&&(u[e]=new URL(t,p).href);')
+PREWARM_PLUGIN_ADD = (
+    'if(!crossOriginIsolated&&!globalThis.__agentTeamWorker)try{'
+    'let w=new Worker(new URL("{worker}",new URL("extensions/@jupyterlite/pyodide-kernel-extension/static/",'
+    'new URL(p,location.href))),{type:"module"});'
+    'w.postMessage({__agentTeamPrewarm:{pyodideUrl:g,indexUrl:g.slice(0,g.lastIndexOf("/")+1),'
+    'loadPyodideOptions:u}});globalThis.__agentTeamWorker=w}catch(e){console.warn("no prewarm",e)}')
+PREWARM_KERNEL_FROM = 'initWorker(e){let t=e=>new Worker(e,{type:"module"});'
+PREWARM_KERNEL_TO = ('initWorker(e){let t=e=>{let w=globalThis.__agentTeamWorker;'
+                     'if(w){globalThis.__agentTeamWorker=null;return w}return new Worker(e,{type:"module"})};')
+PREWARM_WORKER_ADD = (
+    'self.addEventListener("message",e=>{let p=e.data&&e.data.__agentTeamPrewarm;'
+    'if(p&&!globalThis.__agentTeamPyodide){globalThis.__agentTeamPyodide=import(p.pyodideUrl)'
+    '.then(m=>m.loadPyodide({indexURL:p.indexUrl,...p.loadPyodideOptions}))'
+    # the kernel's own first imports (it imports them again later: then a no-op)
+    '.then(async py=>{await py.runPythonAsync("import piplite.piplite\\nimport pyodide_kernel");return py});'
+    'globalThis.__agentTeamPyodide.catch(()=>{});e.stopImmediatePropagation()}});\n')
+PREWARM_WORKER_FROM = 'this._pyodide=await n({indexURL:s,'
+PREWARM_WORKER_TO = 'this._pyodide=await(globalThis.__agentTeamPyodide?()=>globalThis.__agentTeamPyodide:n)({indexURL:s,'
+
+
+def _patch_once(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    if text.count(old) != 1:
+        sys.exit(f"{path}: the code to patch has changed (jupyterlite-pyodide-kernel upgrade?)")
+    path.write_text(text.replace(old, new))
+
+
+def patch_prewarm(out: Path) -> None:
+    static = out / KERNEL_EXT
+    (worker,) = static.glob("comlink.worker.*.js")
+    plugin = next(p for p in static.glob("*.js") if PREWARM_PLUGIN_FROM in p.read_text())
+    kernel = next(p for p in static.glob("*.js") if PREWARM_KERNEL_FROM in p.read_text())
+    _patch_once(plugin, PREWARM_PLUGIN_FROM,
+                PREWARM_PLUGIN_FROM + PREWARM_PLUGIN_ADD.replace("{worker}", worker.name))
+    _patch_once(kernel, PREWARM_KERNEL_FROM, PREWARM_KERNEL_TO)
+    _patch_once(worker, PREWARM_WORKER_FROM, PREWARM_WORKER_TO)
+    worker.write_text(PREWARM_WORKER_ADD + worker.read_text())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--output", type=Path, default=ROOT / "_output")
@@ -231,6 +281,7 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     patch_service_worker(out)
+    patch_prewarm(out)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

@@ -40,6 +40,11 @@ class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address):
+        # A browser that closes a connection mid-transfer (a page closed while loading) is normal.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
 
 def make_server(directory: Path, port: int = 0, quiet: bool = True) -> Server:
     """A server on 127.0.0.1 (port 0: any free port); call serve_forever() or start()."""
