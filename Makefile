@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # The site (JupyterLite + Pyodide, fully offline): see "The site" in README.md.
 SITE_STAMP := $(VENV)/.installed-site
 NPM_STAMP  := node_modules/.installed
-CHROMIUM   := /usr/bin/chromium
+CHROMIUM   ?= /usr/bin/chromium
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
@@ -39,7 +39,7 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 
 # Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
 test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	AGENT_TEAM_BROWSER_TESTS=1 $(PY) -m pytest tests/browser
+	AGENT_TEAM_BROWSER_TESTS=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)
@@ -51,7 +51,7 @@ serve: site
 
 # Cold-start benchmark (not a test): bare Pyodide vs the course, in one Chromium run.
 bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	$(PY) bench/bench.py
+	CHROMIUM=$(CHROMIUM) $(PY) bench/bench.py
 
 demo: $(STAMP)
 	$(PY) -m agent_team
