@@ -77,9 +77,19 @@ def course_start(browser, base, path, timeline=False):
         page.context.on("request", lambda r: starts.append((time.monotonic(), r.url)))
     t0 = time.monotonic()
     idle = lite.open_notebook(page, base, path)
+    origin = page.evaluate("() => performance.timeOrigin")
+    stages = {}
+    for worker in page.workers:  # the kernel's worker notes when its stages ended (site/build.py)
+        try:
+            times = worker.evaluate("() => globalThis.__agentTeamTimes || null")
+        except Exception:  # noqa: BLE001 -- not our worker
+            times = None
+        if times:
+            stages = {f"worker_{k}": round((v - origin) / 1000, 3) for k, v in times.items()}
     first = page.evaluate(JS_FIRST_OUTPUT)
     page.wait_for_timeout(300)  # let the last responses finish for the byte count
-    out = {"idle": idle, "first_output": first["seconds"], "bytes": guard.bytes, "requests": guard.requests}
+    out = {"idle": idle, "first_output": first["seconds"], "bytes": guard.bytes, "requests": guard.requests,
+           "stages": stages}
     if timeline:
         for t, url in starts:
             print(f"  {t - t0:6.2f} s  {url.replace(base, '/')}")
@@ -124,6 +134,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     samples = {"bare": [], "idle": [], "first_output": [], "bytes": [], "requests": []}
+    stages = []
     runs = {}
     with sync_playwright() as p:
         browser = lite.launch(p)
@@ -133,8 +144,10 @@ def main():
             start = course_start(browser, site_base, part1, timeline=args.timeline and i == 0)
             for k in ("idle", "first_output", "bytes", "requests"):
                 samples[k].append(start[k])
+            stages.append(start["stages"])
             print(f"sample {i + 1}: bare {samples['bare'][-1]:.2f} s, kernel idle {start['idle']:.2f} s, "
-                  f"first output +{start['first_output']:.2f} s, {start['bytes'] / 1e6:.1f} MB", flush=True)
+                  f"first output +{start['first_output']:.2f} s, {start['bytes'] / 1e6:.1f} MB; worker: "
+                  + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in start["stages"].items()), flush=True)
         for path in notebooks():
             runs[path] = run_all(browser, site_base, path)
             print(f"run all {path}: {runs[path]:.2f} s", flush=True)
@@ -158,6 +171,10 @@ def main():
         "first_load_requests": int(med["requests"]),
         "run_all_s": {k: round(v, 3) for k, v in runs.items()},
         "run_all_ratio": {k: round(v / bare, 2) for k, v in runs.items()},
+        # seconds from navigation: the kernel worker got the prewarm request (the kernel extension
+        # activated), Pyodide and all preloaded packages were ready, the kernel's imports were done
+        "worker_stages_s": {k: round(statistics.median(st[k] for st in stages if k in st), 3)
+                            for k in (stages[0] if stages else {})},
         "samples": samples,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -169,6 +186,9 @@ def main():
     for k, v in runs.items():
         print(f"run all {k:<22} {v:6.2f} s   {v / bare:.2f}x")
     print(f"first load: {med['bytes'] / 1e6:.1f} MB in {int(med['requests'])} requests")
+    if result["worker_stages_s"]:
+        print("kernel worker (s from navigation): " + ", ".join(
+            f"{k[7:]} {v:.2f}" for k, v in result["worker_stages_s"].items()) + f", idle {med['idle']:.2f}")
     print(f"wrote {args.out.relative_to(ROOT)}")
 
 

@@ -207,14 +207,31 @@ PREWARM_KERNEL_FROM = 'initWorker(e){let t=e=>new Worker(e,{type:"module"});'
 PREWARM_KERNEL_TO = ('initWorker(e){let t=e=>{let w=globalThis.__agentTeamWorker;'
                      'if(w){globalThis.__agentTeamWorker=null;return w}return new Worker(e,{type:"module"})};')
 PREWARM_WORKER_ADD = (
+    # globalThis.__agentTeamTimes: when each stage ended (Date.now()), read by bench/bench.py
     'self.addEventListener("message",e=>{let p=e.data&&e.data.__agentTeamPrewarm;'
-    'if(p&&!globalThis.__agentTeamPyodide){globalThis.__agentTeamPyodide=import(p.pyodideUrl)'
+    'if(p&&!globalThis.__agentTeamPyodide){let T=globalThis.__agentTeamTimes={start:Date.now()};'
+    'globalThis.__agentTeamPyodide=import(p.pyodideUrl)'
     '.then(m=>m.loadPyodide({indexURL:p.indexUrl,...p.loadPyodideOptions}))'
     # the kernel's own first imports (it imports them again later: then a no-op)
-    '.then(async py=>{await py.runPythonAsync("import piplite.piplite\\nimport pyodide_kernel");return py});'
+    '.then(async py=>{T.booted=Date.now();await py.runPythonAsync("import piplite.piplite\\nimport pyodide_kernel");'
+    'T.imported=Date.now();return py});'
     'globalThis.__agentTeamPyodide.catch(()=>{});e.stopImmediatePropagation()}});\n')
 PREWARM_WORKER_FROM = 'this._pyodide=await n({indexURL:s,'
 PREWARM_WORKER_TO = 'this._pyodide=await(globalThis.__agentTeamPyodide?()=>globalThis.__agentTeamPyodide:n)({indexURL:s,'
+
+
+# The same request, made by the notebook pages themselves before the JupyterLab bundle loads
+# (~1.5 s earlier than the extension can); the extension then finds the worker already there.
+PREWARM_PAGES = ("lab", "notebooks")
+PREWARM_PAGE_AFTER = '<meta charset="utf-8">'
+PREWARM_PAGE_SCRIPT = (
+    '\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (site/build.py) */'
+    'if(!self.crossOriginIsolated&&!globalThis.__agentTeamWorker&&typeof Worker!=="undefined")try{'
+    'let r=new URL("../",location.href),u=new URL("static/pyodide/pyodide.mjs",r).href,'
+    'w=new Worker(new URL("extensions/@jupyterlite/pyodide-kernel-extension/static/{worker}",r),{type:"module"});'
+    'w.postMessage({__agentTeamPrewarm:{pyodideUrl:u,indexUrl:u.slice(0,u.lastIndexOf("/")+1),'
+    'loadPyodideOptions:{options}}});globalThis.__agentTeamWorker=w}catch(e){console.warn("no prewarm",e)}'
+    '</script>')
 
 
 def _patch_once(path: Path, old: str, new: str) -> None:
@@ -224,7 +241,7 @@ def _patch_once(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
-def patch_prewarm(out: Path) -> None:
+def patch_prewarm(out: Path, load_pyodide_options: dict) -> None:
     static = out / KERNEL_EXT
     (worker,) = static.glob("comlink.worker.*.js")
     plugin = next(p for p in static.glob("*.js") if PREWARM_PLUGIN_FROM in p.read_text())
@@ -234,6 +251,10 @@ def patch_prewarm(out: Path) -> None:
     _patch_once(kernel, PREWARM_KERNEL_FROM, PREWARM_KERNEL_TO)
     _patch_once(worker, PREWARM_WORKER_FROM, PREWARM_WORKER_TO)
     worker.write_text(PREWARM_WORKER_ADD + worker.read_text())
+    script = PREWARM_PAGE_SCRIPT.replace("{worker}", worker.name).replace(
+        "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
+    for app in PREWARM_PAGES:
+        _patch_once(out / app / "index.html", PREWARM_PAGE_AFTER, PREWARM_PAGE_AFTER + script)
 
 
 def main() -> None:
@@ -281,7 +302,7 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     patch_service_worker(out)
-    patch_prewarm(out)
+    patch_prewarm(out, settings["loadPyodideOptions"])
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

@@ -54,6 +54,7 @@ EXPECTED = {
            ("02_policies.ipynb", 1, 2),
            ("03_supervisor.ipynb", 2, 3),
            ("04_failure_injection.ipynb", 0, 3),
+           ("05_real_team.ipynb", 1, 2),
        ]},
 }
 
