@@ -97,9 +97,10 @@ def wheel_meta(path: Path) -> tuple[str, str, list[str], list[str]]:
 def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
     """The wheels byte-compiled by site/pycompile.mjs (cached by the source wheel's sha256)."""
     cache = WORK / "compiled"
+    recipe = sha256(ROOT / "site" / "pycompile.mjs")[:8]  # a changed recipe recompiles everything
     out, todo = [], []
     for whl in wheel_files:
-        dest = cache / f"{sha256(whl)[:16]}{'-src' if keep_source else ''}" / whl.name
+        dest = cache / f"{sha256(whl)[:16]}-{recipe}{'-src' if keep_source else ''}" / whl.name
         out.append(dest)
         if not dest.exists():
             todo.append((whl, dest))
