@@ -151,6 +151,7 @@ class Call:
     value: object = None
     problem: str = ""
     not_implemented: bool = False
+    timed_out: bool = False
 
 
 def call_learner(fn, *args, seconds=2.0, what="your function"):
@@ -160,7 +161,8 @@ def call_learner(fn, *args, seconds=2.0, what="your function"):
         return Call(True, out.value)
     if out.kind == "timeout":
         return Call(False, problem=f"{what} did not return within {seconds:g} s. Look for a loop "
-                                   "that never ends (a `while` whose condition never changes?).")
+                                   "that never ends (a `while` whose condition never changes?).",
+                    timed_out=True)
     if isinstance(out.error, NotImplementedError):
         return Call(False, problem=f"{what} is not implemented yet.", not_implemented=True)
     return Call(False, problem=f"{what} raised {describe_error(out.error)}.")

@@ -138,7 +138,10 @@ def check_run_team(fn):
             report.status_override = "not implemented"
             report.hint = "Replace the `raise NotImplementedError` with your code, then run this cell again."
             return report.finish()
-        if not call.ok and len(script.calls) >= script.max_calls:
+        # A correct run makes at most 1 + 3 * max_rounds calls; far more than that and no
+        # return means a loop around the agents, whether the call cap or the clock hit first.
+        stuck = call.timed_out or len(script.calls) >= script.max_calls
+        if not call.ok and stuck and len(script.calls) > 1 + 3 * scenario.max_rounds:
             coders = sum(1 for c in script.calls if c[0] == "coder")
             report.check("rounds", "").fail(
                 f"In {scenario.name}: max_rounds={scenario.max_rounds}, but the agents were called "
