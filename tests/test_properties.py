@@ -187,7 +187,11 @@ def test_supervisor_survives_misbehaving_policies(p_plan, p_code, p_review, max_
     # coder turns are rounds, each followed by a test run, never more than max_rounds
     types = [(e["type"], e.get("role")) for e in result.trace]
     coder_turns = [i for i, t in enumerate(types) if t == ("turn", "coder")]
-    assert coder.calls == len(coder_turns) == result.rounds <= max_rounds
+    assert len(coder_turns) == result.rounds <= max_rounds
+    # a turn whose deadline passed (a slow moment, e.g. in Pyodide) may stop before the policy's
+    # first line runs; every other turn called the coder exactly once
+    late = sum(1 for i in coder_turns if "did not return" in (result.trace[i]["error"] or ""))
+    assert len(coder_turns) - late <= coder.calls <= len(coder_turns)
     assert all(types[i + 1] == ("tests", None) for i in coder_turns)
     assert types[0] == ("start", None) and types[-1] == ("stop", None)
     assert sum(1 for t in types if t[0] == "stop") == 1
