@@ -32,6 +32,67 @@ def by_name(report):
     return {c.name: c for c in report.checks}
 
 
+# --- the protocol, written once: the reference, or one of its classic bugs ----------------------
+
+def protocol(task, planner, coder, reviewer, tester, max_rounds, *, feedback="prefixed",
+             approve_if_contains=False, extra_rounds=0, stop_on_pass=True,
+             reviewer_logged_first=False, log_only=False, last_code_on_failure=False,
+             swap_task_and_plan=False, review_first_code=False, plan_every_round=False,
+             keywords=False):
+    """Plan once, then up to ``max_rounds`` rounds of coder -> reviewer -> (tester), like
+    ``run_team``. With the defaults this *is* the reference; each keyword switches on one bug.
+    ``feedback`` is "prefixed" ('review: '/'test: '), "bare" (no prefix) or "stale" (always '')."""
+    def call(agent, **args):
+        return agent(**args) if keywords else agent(*args.values())
+
+    def tell(prefix, text):  # the feedback the coder gets next round
+        return {"prefixed": lambda: prefix + text, "bare": lambda: text, "stale": str}[feedback]()
+
+    def finish(code):
+        return log if log_only else (code, log)
+
+    def make_plan():
+        plan = planner(task)
+        log.append(("planner", plan))
+        return plan
+
+    log, said, code, passed, first = [], "", None, None, None
+    plan = None if plan_every_round else make_plan()
+    for _ in range(max_rounds + extra_rounds):
+        if plan_every_round:
+            plan = make_plan()
+        if swap_task_and_plan:
+            code = call(coder, task=plan, plan=task, feedback=said)
+        else:
+            code = call(coder, task=task, plan=plan, feedback=said)
+        first = first or code
+        review = call(reviewer, code=first if review_first_code else code)
+        spoken = [("coder", code), ("reviewer", review)]
+        log.extend(reversed(spoken) if reviewer_logged_first else spoken)
+        if not ("APPROVE" in review if approve_if_contains else review.startswith("APPROVE")):
+            said = tell("review: ", review)
+            continue
+        result = call(tester, code=code)
+        log.append(("tester", result))
+        if result.startswith("PASS"):
+            if stop_on_pass:
+                return finish(code)
+            passed = code
+        said = tell("test: ", result)
+    return finish(code if last_code_on_failure else passed)
+
+
+def mutant(name, **bugs):
+    """A learner's ``run_team`` called ``name``: ``protocol`` with ``bugs`` switched on."""
+    unknown = set(bugs) - set(protocol.__kwdefaults__)
+    assert not unknown, f"protocol has no such bug: {sorted(unknown)}"
+
+    def run_team_version(task, planner, coder, reviewer, tester, max_rounds):
+        return protocol(task, planner, coder, reviewer, tester, max_rounds, **bugs)
+    run_team_version.__name__ = run_team_version.__qualname__ = name
+    return run_team_version
+
+
 # --- the reference and the stub ---------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -49,45 +110,11 @@ def test_the_reference_passes_every_check(reference_report):
 
 
 def test_a_copy_of_the_reference_passes_too():
-    def mine(task, planner, coder, reviewer, tester, max_rounds):
-        plan = planner(task)
-        log, feedback = [("planner", plan)], ""
-        for _ in range(max_rounds):
-            code = coder(task, plan, feedback)
-            log.append(("coder", code))
-            review = reviewer(code)
-            log.append(("reviewer", review))
-            if not review.startswith("APPROVE"):
-                feedback = "review: " + review
-                continue
-            result = tester(code)
-            log.append(("tester", result))
-            if result.startswith("PASS"):
-                return code, log
-            feedback = "test: " + result
-        return None, log
-    assert grade(mine).passed
+    assert grade(mutant("mine")).passed  # the protocol with no bug switched on
 
 
 def test_keyword_arguments_to_the_agents_are_fine():
-    def kw(task, planner, coder, reviewer, tester, max_rounds):
-        plan = planner(task)
-        log, feedback = [("planner", plan)], ""
-        for _ in range(max_rounds):
-            code = coder(task=task, plan=plan, feedback=feedback)
-            log.append(("coder", code))
-            review = reviewer(code=code)
-            log.append(("reviewer", review))
-            if not review.startswith("APPROVE"):
-                feedback = "review: " + review
-                continue
-            result = tester(code=code)
-            log.append(("tester", result))
-            if result.startswith("PASS"):
-                return code, log
-            feedback = "test: " + result
-        return None, log
-    assert grade(kw).passed
+    assert grade(mutant("kw", keywords=True)).passed  # coder(task=..., plan=..., feedback=...)
 
 
 def test_a_stub_raising_not_implemented_gets_a_friendly_report():
@@ -112,141 +139,31 @@ def test_something_not_callable_fails_returns(not_a_function):
 
 # --- buggy versions: each fails the check named after its bug -----------------------------------
 
-def stale_feedback(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log = [("planner", plan)]
-    for _ in range(max_rounds):
-        code = coder(task, plan, "")               # BUG: never passes the feedback on
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-    return None, log
+# BUG: never passes the feedback on
+stale_feedback = mutant("stale_feedback", feedback="stale")
+# BUG: no "review: " / "test: " prefix on the feedback
+no_prefix = mutant("no_prefix", feedback="bare")
+# BUG: "NOT APPROVE" counts as approval ("APPROVE" in review)
+runs_tester_on_unapproved = mutant("runs_tester_on_unapproved", approve_if_contains=True)
+# BUG: off by one, max_rounds + 1 rounds
+one_round_too_many = mutant("one_round_too_many", extra_rounds=1)
+# BUG: remembers the pass but keeps going
+does_not_stop_on_pass = mutant("does_not_stop_on_pass", stop_on_pass=False)
+# BUG: reviewer logged before the coder
+wrong_log_order = mutant("wrong_log_order", reviewer_logged_first=True)
+# BUG: forgets the code, returns only the log
+log_only = mutant("log_only", log_only=True)
+# BUG: returns the last code, passed or not
+code_even_on_failure = mutant("code_even_on_failure", last_code_on_failure=True)
+# BUG: task and plan swapped in the coder's arguments
+swapped_arguments = mutant("swapped_arguments", swap_task_and_plan=True)
+# BUG: always reviews the first version
+reviews_stale_code = mutant("reviews_stale_code", review_first_code=True)
+# BUG: plans every round (and not at all for 0)
+plans_every_round = mutant("plans_every_round", plan_every_round=True)
 
 
-def no_prefix(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback = [("planner", plan)], ""
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = review                      # BUG: no "review: " prefix
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = result                          # BUG: no "test: " prefix
-    return None, log
-
-
-def runs_tester_on_unapproved(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback = [("planner", plan)], ""
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if "APPROVE" not in review:                # BUG: "NOT APPROVE" counts as approval
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
-
-
-def one_round_too_many(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback = [("planner", plan)], ""
-    for _ in range(max_rounds + 1):                # BUG: off by one
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
-
-
-def does_not_stop_on_pass(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback, passed = [("planner", plan)], "", None
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            passed = code                          # BUG: remembers the pass but keeps going
-        feedback = "test: " + result
-    return passed, log
-
-
-def wrong_log_order(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback = [("planner", plan)], ""
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        review = reviewer(code)
-        log.append(("reviewer", review))           # BUG: reviewer logged before the coder
-        log.append(("coder", code))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
-
-
-def log_only(task, planner, coder, reviewer, tester, max_rounds):
-    code, log = run_team(task, planner, coder, reviewer, tester, max_rounds)
-    return log                                     # BUG: forgets the code
-
-
-def code_even_on_failure(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback, code = [("planner", plan)], "", None
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            break
-        feedback = "test: " + result
-    return code, log                               # BUG: the last code, passed or not
-
+# Bugs of a different shape, written out.
 
 def infinite_loop(task, planner, coder, reviewer, tester, max_rounds):
     plan = planner(task)
@@ -268,65 +185,6 @@ def calls_agents_forever(task, planner, coder, reviewer, tester, max_rounds):
 def raises_value_error(task, planner, coder, reviewer, tester, max_rounds):
     plan = planner(task)
     raise ValueError("oops, my bug")
-
-
-def swapped_arguments(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback = [("planner", plan)], ""
-    for _ in range(max_rounds):
-        code = coder(plan, task, feedback)         # BUG: task and plan swapped
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
-
-
-def reviews_stale_code(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log, feedback, first = [("planner", plan)], "", None
-    for _ in range(max_rounds):
-        code = coder(task, plan, feedback)
-        first = first or code
-        log.append(("coder", code))
-        review = reviewer(first)                   # BUG: always reviews the first version
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
-
-
-def plans_every_round(task, planner, coder, reviewer, tester, max_rounds):
-    log, feedback = [], ""
-    for _ in range(max_rounds):
-        plan = planner(task)                       # BUG: plans every round (and not at all for 0)
-        log.append(("planner", plan))
-        code = coder(task, plan, feedback)
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if not review.startswith("APPROVE"):
-            feedback = "review: " + review
-            continue
-        result = tester(code)
-        log.append(("tester", result))
-        if result.startswith("PASS"):
-            return code, log
-        feedback = "test: " + result
-    return None, log
 
 
 BUGGY = [
