@@ -100,15 +100,7 @@ print("four files, all of them text")
 # enforces:
 
 # %%
-from IPython.display import display
-from agent_team.render.html import table, wrap
-
-
-def show_table(headers, rows, label):
-    """Show rows as an HTML table, with a plain-text version for text-only front ends."""
-    text = "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
-    display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
-
+from agent_team.widgets import show_table  # an HTML table with a text twin
 
 for role, paths in ALLOWLIST.items():
     print(f"ALLOWLIST[{role!r}] = {sorted(paths)}")

@@ -262,15 +262,7 @@ Quiz(
 # fields of each view are fixed in `VIEW_FIELDS`. Rendered from the package's data:
 
 # %%
-from IPython.display import display
-from agent_team.render.html import table, wrap
-
-
-def show_table(headers, rows, label):
-    """Show rows as an HTML table, with a plain-text version for text-only front ends."""
-    text = "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
-    display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
-
+from agent_team.widgets import show_table  # an HTML table with a text twin
 
 fields = list(dict.fromkeys(f for role in VIEW_FIELDS for f in VIEW_FIELDS[role]))
 roles = list(VIEW_FIELDS)

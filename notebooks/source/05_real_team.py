@@ -37,17 +37,9 @@
 # %%
 import json
 
-from IPython.display import display
-
-from agent_team.render.html import table, wrap
 from agent_team.repo import GOAL
 from agent_team.supervisor import supervise
-
-
-def show_table(headers, rows, label):
-    """Show rows as an HTML table, with a plain-text version for text-only front ends."""
-    text = "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
-    display({"text/html": wrap(table(headers, rows), label=label), "text/plain": text}, raw=True)
+from agent_team.widgets import show_table  # an HTML table with a text twin
 
 
 print("The team's goal:", GOAL)

@@ -148,6 +148,11 @@ STYLE = Safe("""<style>
 </style>""")
 
 
+def table_text(headers, rows):
+    """The plain-text twin of :func:`table`: one line per row, cells joined by ' | '."""
+    return "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
+
+
 def wrap(*content, label=None):
     """The outer box every renderer returns: the stylesheet plus the content."""
     return Safe(STYLE + tag("div", *content, class_="at-box", role="region", aria_label=label))

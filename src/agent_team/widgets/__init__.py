@@ -17,10 +17,10 @@ at call time, so assigning ``agent_team.widgets.ipw = None`` switches the
 controls off everywhere.
 """
 
-from .base import WIDGET_MIME, Rich, ipw, show  # noqa: F401 -- ipw is the switch described above
+from .base import WIDGET_MIME, Rich, ipw, show, show_table  # noqa: F401 -- ipw is the switch described above
 from .compare import CompareRuns
 from .progress import Progress, show_report
 from .quiz import LETTERS, Quiz  # noqa: F401 -- LETTERS was importable from here before
 from .stepper import RoundStepper
 
-__all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "show_report", "show", "Rich"]
+__all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "show_report", "show", "show_table", "Rich"]

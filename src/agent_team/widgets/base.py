@@ -59,6 +59,12 @@ def show(obj):
     display(obj)
 
 
+def show_table(headers, rows, label=None):
+    """Display rows as an HTML table, with a plain-text version for text-only front ends."""
+    from ..render.html import table, table_text, wrap
+    package_attr("show")(Rich(wrap(table(headers, rows), label=label), table_text(headers, rows)))
+
+
 class Base:
     """What every widget here shares: ``.widget``, ``.html``, ``.text`` and rich display."""
 
