@@ -41,7 +41,7 @@ def check_run_tests(fn):
             report.status_override = "not implemented"
             return report.finish()
         if not call.ok:
-            report.check(what, "").fail(f"On {what}: {call.problem} The test runner itself must "
+            report.fail(what, f"On {what}: {call.problem} The test runner itself must "
                                         "never crash: catch errors and count them as failures.")
             continue
         ran = True
@@ -51,11 +51,11 @@ def check_run_tests(fn):
             shape.fail(f"On {what}, run_tests returned {show(got)}.")
             continue
         if (got["passed"], got["failed"], got["ok"]) != (passed, failed, failed == 0):
-            report.check(what, "").fail(
+            report.fail(what,
                 f"On {what}: passed={got['passed']}, failed={got['failed']}, ok={got['ok']}; "
                 f"expected passed={passed}, failed={failed}, ok={failed == 0}.")
         if failed and not got["errors"]:
-            report.check("errors explain", "").fail(f"On {what}, errors is empty: say which case failed and why.")
+            report.fail("errors explain", f"On {what}, errors is empty: say which case failed and why.")
     return report.finish(ran=ran)
 
 
@@ -99,7 +99,7 @@ def check_nits_reviewer(fn):
             report.status_override = "not implemented"
             return report.finish()
         if not call.ok:
-            report.check(what, "").fail(f"In case '{what}': {call.problem}")
+            report.fail(what, f"In case '{what}': {call.problem}")
             continue
         ran = True
         try:
@@ -118,7 +118,7 @@ def check_nits_reviewer(fn):
             continue
         said_escalate = out["message"] == "escalate"
         if got["verdict"] != verdict or said_escalate != escalate:
-            report.check(what, "").fail(
+            report.fail(what,
                 f"In case '{what}': verdict {got['verdict']!r} with message {show(out['message'])}; expected "
                 f"{verdict!r}" + (" with message 'escalate'." if escalate else " and no escalation."))
     return report.finish(ran=ran)

@@ -99,7 +99,7 @@ def _grade_one(report, check, fn, name, outcomes):
         return True
     problem = _shape_problem(call.value)
     if problem:
-        report.check("shape", "").fail(f"On {name}: {problem}")
+        report.fail("shape", f"On {name}: {problem}")
         return True
     want = expected_gate(outcomes)
     got = {key: call.value[key] for key in ("passed", "action", "step")}

@@ -56,7 +56,7 @@ def _rules(report, scenario, calls):
     where = scenario.name
     planners = [i for i, c in enumerate(calls) if c[0] == "planner"]
     if planners != [0] or calls[0][1] != (scenario.task,):
-        report.check("plan once", "").fail(
+        report.fail("plan once",
             f"In {where}: the planner was called {len(planners)} time(s)"
             + ("" if not planners else f", first at call {planners[0] + 1} with {show(calls[planners[0]][1])}")
             + f"; it should be called once, first, as planner({scenario.task!r}).")
@@ -66,13 +66,13 @@ def _rules(report, scenario, calls):
             coder_calls += 1
             want = (scenario.task, scenario.plan, feedback)
             if args != want:
-                report.check("feedback", "").fail(
+                report.fail("feedback",
                     f"In {where}, round {coder_calls}: the coder got {show(args)}; "
                     f"it should get {show(want)}. Pass the latest feedback to the coder.")
             code, approved = reply, False
         elif role == "reviewer":
             if args != (code,):
-                report.check("review latest code", "").fail(
+                report.fail("review latest code",
                     f"In {where}, call {i}: the reviewer got {show(args)}, but the latest code "
                     f"was {show(code)}.")
             approved = reply.startswith("APPROVE")
@@ -80,19 +80,19 @@ def _rules(report, scenario, calls):
                 feedback = "review: " + reply
         elif role == "tester":
             if not approved or args != (code,):
-                report.check("tester only on approved", "").fail(
+                report.fail("tester only on approved",
                     f"In {where}, call {i}: the tester ran on {show(args[0])}, but "
                     + ("that code was not approved by the reviewer." if not approved
                        else f"the approved code was {show(code)}.")
                     + " Run the tester only right after a review that starts with 'APPROVE'.")
             if reply.startswith("PASS") and i < len(calls):
-                report.check("stop on PASS", "").fail(
+                report.fail("stop on PASS",
                     f"In {where}: the tester said {reply!r} at call {i}, but the team went on "
                     f"with {_line(calls[i])}. Return as soon as a result starts with 'PASS'.")
             feedback = "test: " + reply
             approved = False
     if coder_calls > scenario.max_rounds:
-        report.check("rounds", "").fail(
+        report.fail("rounds",
             f"In {where}: max_rounds={scenario.max_rounds}, but the coder was called {coder_calls} "
             "times. Count rounds by calls to the coder.")
 
@@ -105,12 +105,12 @@ def _returned(value):
 
 def _shape(report, scenario, value):
     if not (isinstance(value, (tuple, list)) and len(value) == 2):
-        report.check("shape", "").fail(
+        report.fail("shape",
             f"In {scenario.name}: run_team returned {show(value)}; return a pair (code, log).")
         return None
     code, log = value
     if not isinstance(log, list) or not all(isinstance(e, (tuple, list)) and len(e) == 2 for e in log):
-        report.check("shape", "").fail(
+        report.fail("shape",
             f"In {scenario.name}: the log is {show(log)}; it should be a list of (role, output) pairs.")
         return None
     return code, [tuple(e) for e in log]
@@ -122,13 +122,13 @@ def check_run_team(fn):
     for name, requirement in REQUIREMENTS:
         report.check(name, requirement)
     if not callable(fn):
-        report.check("returns", "").fail(f"run_team is {show(fn)}, not a function. Define it with `def`.")
+        report.fail("returns", f"run_team is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     deadline, completed = time.perf_counter() + TOTAL_SECONDS, 0
     for k, scenario in enumerate(NAMED + tuple(random_scenarios(200))):
         left = deadline - time.perf_counter()
         if left <= 0:
-            report.check("differential", "").fail(
+            report.fail("differential",
                 f"Grading stopped after {k} scenarios: together they took over {TOTAL_SECONDS:g} s.")
             break
         script = scenario.script()
@@ -143,14 +143,14 @@ def check_run_team(fn):
         stuck = call.timed_out or len(script.calls) >= script.max_calls
         if not call.ok and stuck and len(script.calls) > 1 + 3 * scenario.max_rounds:
             coders = sum(1 for c in script.calls if c[0] == "coder")
-            report.check("rounds", "").fail(
+            report.fail("rounds",
                 f"In {scenario.name}: max_rounds={scenario.max_rounds}, but the agents were called "
                 f"{len(script.calls)} times (the coder {coders} times) and it never stopped. "
                 "Count rounds by calls to the coder and stop at max_rounds.")
-            report.check("returns", "").fail("run_team kept calling the agents and never returned.")
+            report.fail("returns", "run_team kept calling the agents and never returned.")
             break
         if not call.ok:
-            report.check("returns", "").fail(call.problem)
+            report.fail("returns", call.problem)
             if "did not return" in call.problem:
                 break  # one hang is enough: do not make the learner wait for more
             continue
@@ -160,7 +160,7 @@ def check_run_team(fn):
         ours = [_line(c) for c in ref.calls] + [f"return {_returned(expected)}"]
         theirs = [_line(c) for c in script.calls] + [f"return {_returned(call.value)}"]
         if theirs != ours:
-            report.check("differential", "").fail(
+            report.fail("differential",
                 f"In {scenario.name} (max_rounds={scenario.max_rounds}), your team and the reference "
                 "did different things.",
                 first_divergence(scenario.name, ours, theirs, lambda i: f"call {i + 1}"))
@@ -169,11 +169,11 @@ def check_run_team(fn):
             continue
         code, log = got
         if log != expected[1]:
-            report.check("log", "").fail(
+            report.fail("log",
                 f"In {scenario.name}: the log differs from what the agents said.",
                 first_divergence(scenario.name, [f"{r}: {show(o)}" for r, o in expected[1]],
                                  [f"{r}: {show(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
         if code != expected[0]:
-            report.check("result", "").fail(
+            report.fail("result",
                 f"In {scenario.name}: run_team returned code {show(code)}; expected {show(expected[0])}.")
     return report.finish(ran=completed > 0)
