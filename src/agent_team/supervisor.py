@@ -30,7 +30,7 @@ from .limits import call_limited, describe_error
 from .oracle import run_tests
 from .policies import DEFAULT_POLICIES, BadOutput, check_output, for_trace, read_verdict
 from .repo import GOAL, MAX_PATCHES, PLAN_PATH, REVIEW_PATH, apply_turn, initial_repo
-from .views import make_view
+from .views import last_tests, make_view
 
 __all__ = ["RunResult", "supervise"]
 
@@ -60,7 +60,13 @@ class RunResult:
     @property
     def tests(self):
         """The last test report (None if the coder never got a turn)."""
-        return next((e["tests"] for e in reversed(self.trace) if e["type"] == "tests"), None)
+        return last_tests(self.trace)
+
+
+def _changes(before, after):
+    """Every path whose text differs between two repos, as the trace records it."""
+    return [{"path": p, "before": before.get(p), "after": after.get(p)}
+            for p in sorted(set(before) | set(after)) if before.get(p) != after.get(p)]
 
 
 def _check_args(max_rounds, policies, checks, tamper, repo, seconds):
@@ -132,8 +138,7 @@ class _Run:
             return event
         self.repo = after
         event["applied"] = True
-        event["changes"] = [{"path": p, "before": before.get(p), "after": after[p]}
-                            for p in sorted(after) if after[p] != before.get(p)]
+        event["changes"] = _changes(before, after)
         return event
 
     def review(self, rnd):
@@ -216,8 +221,7 @@ def _tamper(run, tamper, rnd):
         event["error"] = "the injected fault failed or returned no repo; nothing changed"
         return
     before, run.repo = run.repo, dict(out.value)
-    event["changes"] = [{"path": p, "before": before.get(p), "after": run.repo.get(p)}
-                        for p in sorted(set(before) | set(run.repo)) if before.get(p) != run.repo.get(p)]
+    event["changes"] = _changes(before, run.repo)
     event["decision"] = "an injected fault changed the repo outside any role"
 
 
