@@ -108,21 +108,46 @@ SEED_EXAMPLE = Scenario(
     max_rounds=5,
 )
 
-_REVIEWS = ("APPROVE", "APPROVE: looks fine", "REJECT: no error handling", "REJECT: APPROVE later",
-            "approve", " APPROVE", "Not APPROVE", "")
-_RESULTS = ("PASS", "PASS: 4/4", "FAIL: test_empty", "FAIL: PASS expected", "pass", "NO PASS", "")
+# What scripted agents may say. Every reply is a str, as the exercise promises, and the
+# scenarios range over everything it allows: replies that start with the keyword and go on
+# ("APPROVED", "PASS: 4/4", "PASSED"), that contain it later or in another case, other verdict
+# words, empty replies; codes that repeat, that are empty, that are not "vN".
+APPROVALS = ("APPROVE", "APPROVED", "APPROVE: looks fine", "APPROVE\n", "APPROVEMENT?")
+NOT_APPROVALS = ("REJECT: no error handling", "REJECT: APPROVE later", "NOT APPROVE", "approve",
+                 " APPROVE", "Approved", "LGTM", "OK", "ACCEPT", "PASS", "APPROV", "")
+PASSES = ("PASS", "PASSED", "PASS: 4/4", "PASS\n", "PASSING?")
+NOT_PASSES = ("FAIL: test_empty", "FAIL: PASS expected", "pass", " PASS", "Passed", "NO PASS",
+              "OK", "SUCCESS", "APPROVE", "PAS", "")
+_TASKS = ("Write fizzbuzz", "Fix the parser", "", "PASS the tests", "Add a cache")
+_PLANS = ("PLAN", "1. code 2. test", "", "APPROVE it", "PLAN: 15, 3, 5, else str(n)")
+_CODE_STYLES = (
+    lambda rng, i: f"v{i}",                                   # a new version each round
+    lambda rng, i: rng.choice(("v1", "v2", "v3")),            # versions come back
+    lambda rng, i: rng.choice(("", "v1", "")),                # empty code
+    lambda rng, i: f"def fizzbuzz(n):\n    return {i}",       # real-looking code
+    lambda rng, i: rng.choice(("APPROVE", "PASS", "v1")),     # code that looks like a verdict
+)
 
 
 def random_scenario(rng, index=0):
-    """A random scenario for differential testing (``rng`` is a ``random.Random``)."""
-    rounds = rng.randint(0, 6)
+    """A random scenario for differential testing (``rng`` is a ``random.Random``).
+
+    ``max_rounds`` runs from 0 to 15; each agent has a reply for every round (and repeats
+    its last one after that); about half of the reviews approve, about a third of the
+    test results pass.
+    """
+    rounds = rng.choice(range(16)) if rng.random() < 0.3 else rng.randint(0, 7)
+    code = rng.choice(_CODE_STYLES)
+
+    def pick(yes, no, chance):
+        return rng.choice(yes) if rng.random() < chance else rng.choice(no)
     return Scenario(
         f"random scenario #{index}",
-        task=rng.choice(["Write fizzbuzz", "Fix the parser", "Add a cache"]),
-        plan=rng.choice(["PLAN", "1. code 2. test", ""]),
-        codes=tuple(f"v{i}" for i in range(1, rounds + 2)),
-        reviews=tuple(rng.choice(_REVIEWS) for _ in range(rounds + 1)),
-        results=tuple(rng.choice(_RESULTS) for _ in range(rounds + 1)),
+        task=rng.choice(_TASKS),
+        plan=rng.choice(_PLANS),
+        codes=tuple(code(rng, i) for i in range(1, rounds + 2)),
+        reviews=tuple(pick(APPROVALS, NOT_APPROVALS, 0.5) for _ in range(rounds + 1)),
+        results=tuple(pick(PASSES, NOT_PASSES, 0.3) for _ in range(rounds + 1)),
         max_rounds=rounds,
     )
 
