@@ -475,9 +475,24 @@ Quiz(
 # ## Exercise 3.1 — `run_team`
 #
 # Implement `run_team(task, planner, coder, reviewer, tester, max_rounds)` following the protocol
-# above. The coder must receive the latest feedback with its prefix (`"review: "` or `"test: "`),
-# the tester must only run on approved code, and the coder may be called at most `max_rounds` times.
-# Return `(code, log)` on success and `(None, log)` when the rounds run out.
+# above. Each agent is a function that returns a str (any str: the code may be empty or the same as
+# last round); `max_rounds` is an int, 0 or more. Every sentence of the protocol is a rule, and the
+# grader checks each one, in this order; the first failing line of its report names the rule broken.
+#
+# | the protocol says | check |
+# |---|---|
+# | plan once: `planner(task)` first, exactly once, even when `max_rounds` is 0 | plan once |
+# | the coder gets `coder(task, plan, feedback)`: `""` in round 1, then the latest feedback, `"review: "` + review or `"test: "` + result | feedback |
+# | every round the reviewer reads the code just written, even when it is empty or the same as before | review every round |
+# | a review that starts with `"APPROVE"` sends that code to the tester: `review.startswith("APPROVE")`, so `"APPROVED"` approves, while `"approve"`, `" APPROVE"` and `"LGTM"` do not | test approved code |
+# | a review that does not start with `"APPROVE"` ends the round without a test | tester only on approved |
+# | a result that starts with `"PASS"` (`"PASSED"` too: `result.startswith("PASS")`) ends the run at once | stop on PASS |
+# | any other result is feedback: until a PASS, the team uses every round | keep going |
+# | at most `max_rounds` rounds, counted by calls to the coder | rounds |
+# | return the code that passed, or `None` when the rounds run out | result |
+# | `log` lists every `(role, output)` pair, in speaking order | log |
+# | return the pair `(code, log)` (a tuple; a list of two is fine too), `log` a list of `(role, output)` pairs | shape |
+# | `run_team` returns: it does not raise or loop forever | returns |
 
 # %% tags=["exercise"]
 def run_team(task, planner, coder, reviewer, tester, max_rounds):

@@ -269,11 +269,26 @@ assert decision.proposal.step == "S3"
 # %% [markdown]
 # ## Exercise 5.1 — the reviewer gate
 #
-# Write `gate(outcomes)`, where each outcome is a dict with `"step"`, `"status"` and `"risk"`, and
-# return `{"passed": ..., "action": ..., "step": ...}`. When every step succeeded, `passed` is `True`
-# and the other two are `None`; otherwise `passed` is `False` and `action` and `step` are the retry
-# proposal, chosen by the table and the order above (risk never changes the answer). An empty list
-# blocks, with `"user_decision"` and step `None`.
+# Write `gate(outcomes)`. `outcomes` is a list of dicts in plan order, possibly empty, possibly long;
+# each has `"step"` (the step's id: a str or an int, unique in the list, and not necessarily
+# `"S1"`, `"S2"`, … in order), `"status"` (`"success"`, `"failed"`, `"skipped"` or `"cancelled"`)
+# and `"risk"` (`"read"`, `"write"` or `"execute"`). Return `{"passed": ..., "action": ..., "step": ...}`.
+# Every sentence below is a rule, and the grader checks each one, in this order; the first failing
+# line of its report names the rule broken.
+#
+# | the exercise says | check |
+# |---|---|
+# | return a dict with `"passed"` (a bool), `"action"` (`None` or one of the three actions) and `"step"` (`None` or a step id); other keys are ignored | shape |
+# | when every step succeeded, `passed` is `True` and `action` and `step` are `None` | success passes |
+# | otherwise `passed` is `False`: a failed step gets `"retry_step"` on it | failed |
+# | a cancelled step gets `"resume_plan"` from it | cancelled |
+# | a skipped step gets `"user_decision"` on it | skipped |
+# | an empty list blocks, with `"user_decision"` and step `None` | empty list |
+# | risk never changes the answer | risk does not block |
+# | when several kinds occur: failed, then cancelled, then skipped | precedence |
+# | the step is the first of that kind **in list order**, whatever its id (not the smallest id, not the first after sorting) | first in list order |
+# | `step` is that outcome's `"step"` exactly as given: same value, same type | ids as given |
+# | every outcome counts, however long the list | every outcome counts |
 
 # %% tags=["exercise"]
 ACTIONS = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}

@@ -24,10 +24,11 @@ which rule was broken, so the report names it in the rule's own words; later cal
 that scenario are consequences and are not judged again. Named scenarios come first,
 then random ones covering every reply the text allows (see :mod:`agent_team.protocol`).
 
-Measured by tests/test_grading_run_team.py and tests/test_ex31_mutants.py: 52 wrong
-solutions rejected, each with the right first failing check; 10 correct ones in other
-styles accepted; 53 mutants of the reference from tests/mutation.py, all rejected
-(no survivors).
+Counts (the tests that measure them): 67 wrong run_teams rejected, each with the right
+first failing check (53 in tests/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
+12 correct ones in other styles accepted (tests/test_ex31_correct.py and
+tests/test_grading_run_team.py); mutation testing of the reference
+(tests/test_reference_mutants.py): 51 mutants, 51 rejected, no survivors.
 """
 
 import time
@@ -71,7 +72,7 @@ NAMED = (
              results=("PASS",), max_rounds=3),
 )
 
-RANDOM = 300
+RANDOM = 200
 
 # Rules first, "shape" and "returns" last: the first failing line of a report is then the
 # rule the calls broke, even when the same bug also makes the team crash or loop.
