@@ -10,7 +10,8 @@ lists and remember every call, so a run can be checked call by call.
 import random
 from dataclasses import dataclass, field
 
-__all__ = ["run_team", "Script", "Scenario", "SEED_EXAMPLE", "random_scenario", "random_scenarios"]
+__all__ = ["run_team", "Script", "Scenario", "SEED_EXAMPLE", "NAMED_SCENARIOS", "random_scenario",
+           "random_scenarios"]
 
 
 def run_team(task, planner, coder, reviewer, tester, max_rounds):
@@ -106,6 +107,42 @@ SEED_EXAMPLE = Scenario(
     reviews=("REJECT: no error handling", "APPROVE", "APPROVE"),
     results=("FAIL: test_empty", "PASS"),
     max_rounds=5,
+)
+
+# Named scenarios for the grader of exercise 3.1, one per corner of what the text allows; they
+# run before the random ones, so a report's first failure is usually in a scenario named after it.
+NAMED_SCENARIOS = (
+    SEED_EXAMPLE,
+    Scenario("zero rounds", max_rounds=0),
+    Scenario("approved and passing at once", codes=("v1",), reviews=("APPROVE",), results=("PASS",)),
+    Scenario("the rounds run out (the reviewer always rejects)", codes=("v1", "v2", "v3", "v4"),
+             reviews=("REJECT: style",), max_rounds=3),
+    Scenario("a failing test, then a pass", codes=("v1", "v2"), reviews=("APPROVE",),
+             results=("FAIL: test_empty", "PASS"), max_rounds=2),
+    Scenario("replies that start with the keyword and go on", codes=("v1", "v2", "v3"),
+             reviews=("APPROVED", "APPROVE: fine", "APPROVE"), results=("FAILED", "PASSED"), max_rounds=4),
+    Scenario("replies that contain the keyword but do not start with it",
+             codes=("v1", "v2", "v3", "v4"),
+             reviews=("NOT APPROVE", "APPROVE", "APPROVE", "APPROVE"),
+             results=("NO PASS yet", "FAIL: PASS expected", "PASS"), max_rounds=4),
+    Scenario("other verdict words, other cases, a leading space",
+             codes=("v1", "v2", "v3", "v4", "v5", "v6", "v7"),
+             reviews=("LGTM", "OK", "approve", " APPROVE", "APPROVE", "APPROVE", "APPROVE"),
+             results=("OK", "pass", "PASS"), max_rounds=7),
+    Scenario("the coder repeats itself", codes=("v1", "v1", "v2", "v1"),
+             reviews=("REJECT: too long", "APPROVE", "REJECT: no tests", "APPROVE"),
+             results=("FAIL: test_empty", "PASS"), max_rounds=6),
+    Scenario("empty code, approved, rejected, then passing", codes=("",),
+             reviews=("APPROVE", "REJECT: empty", "APPROVE"), results=("FAIL: nothing to test", "PASS"),
+             max_rounds=4),
+    Scenario("a long run that passes in round 12", codes=tuple(f"v{i}" for i in range(1, 13)),
+             reviews=("REJECT: not yet",) * 10 + ("APPROVE",), results=("FAIL: test_big", "PASS"),
+             max_rounds=12),
+    Scenario("twelve rounds, none passing", codes=tuple(f"v{i}" for i in range(1, 13)),
+             reviews=("APPROVE", "REJECT: no"), results=("FAIL: test_one",), max_rounds=12),
+    Scenario("code that looks like a verdict", task="PASS", plan="APPROVE",
+             codes=("APPROVE", "PASS"), reviews=("REJECT: APPROVE", "APPROVE"),
+             results=("PASS",), max_rounds=3),
 )
 
 # What scripted agents may say. Every reply is a str, as the exercise promises, and the

@@ -4,8 +4,6 @@ Every sentence of the exercise is a rule, and every rule is a check:
 
 | the exercise says | check |
 |---|---|
-| run_team returns `(code, log)` (it must not raise or loop forever) | returns |
-| Return `(code, log)`: a pair (tuple or list), `log` a list of `(role, output)` pairs | shape |
 | Plan once (first, with the task, even when `max_rounds` is 0) | plan once |
 | the coder writes code from the task, the plan and the feedback; `feedback = ""` at first, then `"review: "` + review or `"test: "` + result, the latest one | feedback |
 | the reviewer reads it: every round, the code just written, even if empty or seen before | review every round |
@@ -16,6 +14,8 @@ Every sentence of the exercise is a rule, and every rule is a check:
 | for at most `max_rounds` rounds (any `max_rounds` >= 0) | rounds |
 | return the passing code on success, `None` when the rounds run out | result |
 | the log lists every `(role, output)` pair in speaking order | log |
+| Return `(code, log)`: a pair (tuple or list), `log` a list of `(role, output)` pairs | shape |
+| run_team returns (it must not raise or loop forever) | returns |
 
 Each scenario runs the learner's team and the reference with the same scripted agents
 and compares the calls the agents received, one by one. At the first call that differs,
@@ -33,44 +33,11 @@ tests/test_grading_run_team.py); mutation testing of the reference
 
 import time
 
-from ..protocol import SEED_EXAMPLE, Scenario, random_scenarios, run_team
-from .core import Divergence, Report, call_learner, first_divergence, show
+from ..protocol import NAMED_SCENARIOS as NAMED
+from ..protocol import random_scenarios, run_team
+from .core import Report, call_learner, first_divergence, show
 
 TOTAL_SECONDS = 5.0
-
-NAMED = (
-    SEED_EXAMPLE,
-    Scenario("zero rounds", max_rounds=0),
-    Scenario("approved and passing at once", codes=("v1",), reviews=("APPROVE",), results=("PASS",)),
-    Scenario("the rounds run out (the reviewer always rejects)", codes=("v1", "v2", "v3", "v4"),
-             reviews=("REJECT: style",), max_rounds=3),
-    Scenario("a failing test, then a pass", codes=("v1", "v2"), reviews=("APPROVE",),
-             results=("FAIL: test_empty", "PASS"), max_rounds=2),
-    Scenario("replies that start with the keyword and go on", codes=("v1", "v2", "v3"),
-             reviews=("APPROVED", "APPROVE: fine", "APPROVE"), results=("FAILED", "PASSED"), max_rounds=4),
-    Scenario("replies that contain the keyword but do not start with it",
-             codes=("v1", "v2", "v3", "v4"),
-             reviews=("NOT APPROVE", "APPROVE", "APPROVE", "APPROVE"),
-             results=("NO PASS yet", "FAIL: PASS expected", "PASS"), max_rounds=4),
-    Scenario("other verdict words, other cases, a leading space",
-             codes=("v1", "v2", "v3", "v4", "v5", "v6", "v7"),
-             reviews=("LGTM", "OK", "approve", " APPROVE", "APPROVE", "APPROVE", "APPROVE"),
-             results=("OK", "pass", "PASS"), max_rounds=7),
-    Scenario("the coder repeats itself", codes=("v1", "v1", "v2", "v1"),
-             reviews=("REJECT: too long", "APPROVE", "REJECT: no tests", "APPROVE"),
-             results=("FAIL: test_empty", "PASS"), max_rounds=6),
-    Scenario("empty code, approved, rejected, then passing", codes=("",),
-             reviews=("APPROVE", "REJECT: empty", "APPROVE"), results=("FAIL: nothing to test", "PASS"),
-             max_rounds=4),
-    Scenario("a long run that passes in round 12", codes=tuple(f"v{i}" for i in range(1, 13)),
-             reviews=("REJECT: not yet",) * 10 + ("APPROVE",), results=("FAIL: test_big", "PASS"),
-             max_rounds=12),
-    Scenario("twelve rounds, none passing", codes=tuple(f"v{i}" for i in range(1, 13)),
-             reviews=("APPROVE", "REJECT: no"), results=("FAIL: test_one",), max_rounds=12),
-    Scenario("code that looks like a verdict", task="PASS", plan="APPROVE",
-             codes=("APPROVE", "PASS"), reviews=("REJECT: APPROVE", "APPROVE"),
-             results=("PASS",), max_rounds=3),
-)
 
 RANDOM = 200
 
