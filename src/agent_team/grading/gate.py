@@ -39,7 +39,7 @@ import random
 
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from .core import Report, call_learner, show
+from .core import Check, Report, call_learner, show
 
 __all__ = ["check_gate", "expected_gate", "gate_cases"]
 
@@ -129,6 +129,11 @@ WHY = {
                     "position or a number you make up",
     "every outcome counts": "every outcome counts, however long the list",
 }
+
+
+HINT = ("Collect the statuses that are not 'success'. None: passed. Otherwise take the first kind "
+        "present in ('failed', 'cancelled', 'skipped'), the first step in the list with that status, "
+        "and the matching action. An empty list blocks.")
 
 
 def expected_gate(outcomes):
@@ -226,14 +231,10 @@ def _rule(group, outcomes, want, got):
 
 def check_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate; never raises."""
-    report = Report("Exercise 5.1: the reviewer gate", exercise="5.1",
-                    hint="Collect the statuses that are not 'success'. None: passed. Otherwise take the "
-                         "first kind present in ('failed', 'cancelled', 'skipped'), the first step in the "
-                         "list with that status, and the matching action. An empty list blocks.")
-    report.check("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
     cases = gate_cases()
-    for check_name, requirement, _ in cases:
-        report.check(check_name, requirement)
+    shape = Check("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
+    report = Report("Exercise 5.1: the reviewer gate", [shape] + [Check(n, r) for n, r, _ in cases],
+                    exercise="5.1", hint=HINT)
     judged = set()
     named = [(check_name, f"'{name}'", outcomes) for check_name, _, group in cases for name, outcomes in group]
     randoms = [(None, f"random case {i}", outcomes) for i, outcomes in enumerate(random_cases(), 1)]
