@@ -7,6 +7,7 @@ import pytest
 
 from agent_team.grading import check_run_team
 from agent_team.protocol import run_team as reference
+from hostile_values import Exploding, ExplodingList, ExplodingStr
 
 
 def with_while(task, planner, coder, reviewer, tester, max_rounds):
@@ -221,31 +222,6 @@ def test_a_correct_run_team_in_any_style_passes(fn):
 
 
 # --- hostile learners: a failing report, never a raise, and the reference still passes after ------
-
-class Exploding:
-    """A value whose every comparison, length, iteration, hash and repr raises."""
-
-    def _boom(self, *args):
-        raise RuntimeError("boom")
-
-    __eq__ = __ne__ = __lt__ = __len__ = __iter__ = __hash__ = __bool__ = __repr__ = __str__ = _boom
-    __getitem__ = __contains__ = _boom
-
-
-class ExplodingStr(str):
-    def __eq__(self, other):
-        raise RuntimeError("boom")
-
-    __hash__ = str.__hash__
-
-
-class ExplodingList(list):
-    def __len__(self):
-        raise RuntimeError("boom")
-
-    def __iter__(self):
-        raise RuntimeError("boom")
-
 
 def returns(value):
     def run_team(task, planner, coder, reviewer, tester, max_rounds):

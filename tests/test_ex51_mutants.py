@@ -8,6 +8,7 @@ requirements table), not from the reference.
 import pytest
 
 from agent_team.grading.gate import check_gate, expected_gate
+from hostile_values import Exploding, ExplodingDict, ExplodingStr
 
 ACTION = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
 ORDER = ("failed", "cancelled", "skipped")
@@ -264,29 +265,6 @@ def test_a_correct_gate_in_any_style_passes(gate):
 
 # --- hostile gates: a failing report, never a raise; the reference still passes after ------------
 
-class Exploding:
-    def _boom(self, *args):
-        raise RuntimeError("boom")
-
-    __eq__ = __ne__ = __len__ = __iter__ = __bool__ = __repr__ = __str__ = __getitem__ = _boom
-    __hash__ = object.__hash__
-
-
-class ExplodingKey(str):
-    def __eq__(self, other):
-        raise RuntimeError("boom")
-
-    def __hash__(self):
-        return hash("passed")
-
-
-class ExplodingDict(dict):
-    def __getitem__(self, key):
-        raise RuntimeError("boom")
-
-    get = __getitem__
-
-
 def mutates_its_input(outcomes):
     answer = with_loops(outcomes)
     for o in outcomes:
@@ -300,7 +278,7 @@ HOSTILE = [
     lambda outcomes: {"passed": Exploding(), "action": None, "step": None},
     lambda outcomes: {"passed": False, "action": Exploding(), "step": None},
     lambda outcomes: {"passed": False, "action": "retry_step", "step": Exploding()},
-    lambda outcomes: {ExplodingKey("passed"): True, "action": None, "step": None},
+    lambda outcomes: {ExplodingStr("passed"): True, "action": None, "step": None},
     lambda outcomes: ExplodingDict(passed=True, action=None, step=None),
     lambda outcomes: {"passed": 1, "action": None, "step": None},
     lambda outcomes: {"passed": False, "action": "retry_step", "step": True},
