@@ -7,6 +7,7 @@ requirements table), not from the reference.
 
 import pytest
 
+from agent_team.grading import gate as gate_grader
 from agent_team.grading.gate import check_gate, expected_gate
 from hostile_values import Exploding, ExplodingDict, ExplodingStr
 
@@ -163,8 +164,10 @@ def test_each_wrong_gate_fails_first_the_rule_it_breaks(gate, check):
     assert first_line.startswith(f"[FAIL] {check}:") and first.detail
 
 
-def test_there_are_enough_different_wrong_gates():
+def test_there_are_enough_different_wrong_gates_and_the_grader_says_how_many():
     assert len({id(g) for g, _ in WRONG}) == len(WRONG) >= 30
+    assert f"{len(WRONG)} wrong gates rejected" in " ".join(gate_grader.__doc__.split())
+    assert f"{len(CORRECT)} correct ones" in " ".join(gate_grader.__doc__.split())
 
 
 def test_the_first_line_explains_the_rule_in_its_own_words():

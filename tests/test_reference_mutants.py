@@ -17,6 +17,8 @@ import pytest
 from agent_team import gate as gate_module
 from agent_team import protocol
 from agent_team.grading import check_run_team
+from agent_team.grading import gate as gate_grader
+from agent_team.grading import run_team as run_team_grader
 from agent_team.grading.gate import check_gate, gate_cases, random_cases
 from mutation import mutants
 
@@ -38,6 +40,7 @@ def test_every_mutant_of_the_run_team_reference_is_rejected():
     assert len(found) >= 45
     alive = survivors(found, lambda m: check_run_team(m.load(namespace=vars(protocol))))
     assert alive == [], "\n".join(m.description for m in alive)
+    assert f"{len(found)} mutants, {len(found)} rejected, no survivors" in " ".join(run_team_grader.__doc__.split())
 
 
 # --- 5.1: the notebook's solution ---------------------------------------------------------------
@@ -60,6 +63,7 @@ def test_every_mutant_of_the_notebook_gate_is_rejected():
     assert len(found) >= 30
     alive = survivors(found, lambda m: check_gate(m.load("gate")))
     assert alive == [], "\n".join(m.description for m in alive)
+    assert f"the notebook's solution, {len(found)} mutants, all rejected" in " ".join(gate_grader.__doc__.split())
 
 
 def _load(source):
@@ -127,4 +131,5 @@ def test_every_non_equivalent_mutant_of_review_gate_is_rejected():
     used = {key for m in alive for key in EQUIVALENT
             if lines[int(m.description.split()[1].rstrip(":")) - 1].strip().startswith(key)}
     assert used == set(EQUIVALENT)
-    assert len(found) - len(alive) >= 40
+    counts = f"77 mutants, {len(found) - len(alive)} rejected and {len(alive)} equivalent survivors"
+    assert counts.replace("77", str(len(found))) in " ".join(gate_grader.__doc__.split())
