@@ -76,6 +76,9 @@ caps_rounds_at_10 = make(rounds=lambda n: range(min(n, 10)))
 one_round_short = make(rounds=lambda n: range(n - 1))
 one_round_extra = make(rounds=lambda n: range(n + 1))
 at_least_one_round = make(rounds=lambda n: range(max(n, 1)))
+caps_rounds_at_20 = make(rounds=lambda n: range(min(n, 20)))
+approve_unless_reject = make(approves=lambda r: r.startswith("APPROVE") and "REJECT" not in r)
+pass_unless_fail = make(passes=lambda r: r.startswith("PASS") and "FAIL" not in r)
 no_review_prefix = make(rejected=lambda old, r: r)
 no_test_prefix = make(failed=lambda old, r: r)
 review_prefix_without_space = make(rejected=lambda old, r: "review:" + r)
@@ -271,6 +274,43 @@ def keeps_going_after_pass(task, planner, coder, reviewer, tester, max_rounds):
 
 # --- the plan, the arguments, the order -----------------------------------------------------
 
+def strips_the_plan(task, planner, coder, reviewer, tester, max_rounds):
+    plan = planner(task)
+    tidy = plan.strip()                                  # the coder gets the plan as it was written
+    log, feedback = [("planner", plan)], ""
+    for _ in range(max_rounds):
+        code = coder(task, tidy, feedback)
+        review = reviewer(code)
+        log += [("coder", code), ("reviewer", review)]
+        if not review.startswith("APPROVE"):
+            feedback = "review: " + review
+            continue
+        result = tester(code)
+        log.append(("tester", result))
+        if result.startswith("PASS"):
+            return code, log
+        feedback = "test: " + result
+    return None, log
+
+
+def reviews_stripped_code(task, planner, coder, reviewer, tester, max_rounds):
+    plan = planner(task)
+    log, feedback = [("planner", plan)], ""
+    for _ in range(max_rounds):
+        code = coder(task, plan, feedback)
+        review = reviewer(code.strip())                  # the reviewer reads the code as written
+        log += [("coder", code), ("reviewer", review)]
+        if not review.startswith("APPROVE"):
+            feedback = "review: " + review
+            continue
+        result = tester(code)
+        log.append(("tester", result))
+        if result.startswith("PASS"):
+            return code, log
+        feedback = "test: " + result
+    return None, log
+
+
 def no_plan_without_rounds(task, planner, coder, reviewer, tester, max_rounds):
     if max_rounds == 0:                                  # "Plan once" comes before the loop
         return None, []
@@ -423,6 +463,11 @@ WRONG = [
     (one_round_short, "keep going", "rounds"),
     (one_round_extra, "rounds", "at most max_rounds times"),
     (at_least_one_round, "rounds", "max_rounds=0"),
+    (caps_rounds_at_20, "keep going", "stopped after 20 of max_rounds=40"),
+    (approve_unless_reject, "test approved code", "'APPROVE, not a REJECT\\n'"),
+    (pass_unless_fail, "stop on PASS", "'PASS (0 FAIL)\\n'"),
+    (strips_the_plan, "feedback", "coder(task, plan, feedback)"),
+    (reviews_stripped_code, "review every round", "the code the coder just wrote"),
     (no_review_prefix, "feedback", "'review: '"),
     (no_test_prefix, "feedback", "'test: '"),
     (review_prefix_without_space, "feedback", "'review: REJECT: no error handling'"),

@@ -140,6 +140,11 @@ NAMED_SCENARIOS = (
              max_rounds=12),
     Scenario("twelve rounds, none passing", codes=tuple(f"v{i}" for i in range(1, 13)),
              reviews=("APPROVE", "REJECT: no"), results=("FAIL: test_one",), max_rounds=12),
+    Scenario("forty rounds, the last one passing", codes=tuple(f"v{i}" for i in range(1, 41)),
+             reviews=("REJECT: again",) * 39 + ("APPROVE",), max_rounds=40),
+    Scenario("whitespace that belongs to the replies", task="  Fix the parser\n", plan=" 1. code\n2. test\n",
+             codes=("v1\n", "  v2 "), reviews=("REJECT: trailing space ", "APPROVE, not a REJECT\n"),
+             results=("PASS (0 FAIL)\n",), max_rounds=3),
     Scenario("code that looks like a verdict", task="PASS", plan="APPROVE",
              codes=("APPROVE", "PASS"), reviews=("REJECT: APPROVE", "APPROVE"),
              results=("PASS",), max_rounds=3),
@@ -149,19 +154,20 @@ NAMED_SCENARIOS = (
 # scenarios range over everything it allows: replies that start with the keyword and go on
 # ("APPROVED", "PASS: 4/4", "PASSED"), that contain it later or in another case, other verdict
 # words, empty replies; codes that repeat, that are empty, that are not "vN".
-APPROVALS = ("APPROVE", "APPROVED", "APPROVE: looks fine", "APPROVE\n", "APPROVEMENT?")
+APPROVALS = ("APPROVE", "APPROVED", "APPROVE: looks fine", "APPROVE\n", "APPROVEMENT?",
+             "APPROVE, not a REJECT")
 NOT_APPROVALS = ("REJECT: no error handling", "REJECT: APPROVE later", "NOT APPROVE", "approve",
                  " APPROVE", "Approved", "LGTM", "OK", "ACCEPT", "PASS", "APPROV", "")
-PASSES = ("PASS", "PASSED", "PASS: 4/4", "PASS\n", "PASSING?")
+PASSES = ("PASS", "PASSED", "PASS: 4/4", "PASS\n", "PASSING?", "PASS (0 FAIL)")
 NOT_PASSES = ("FAIL: test_empty", "FAIL: PASS expected", "pass", " PASS", "Passed", "NO PASS",
               "OK", "SUCCESS", "APPROVE", "PAS", "")
-_TASKS = ("Write fizzbuzz", "Fix the parser", "", "PASS the tests", "Add a cache")
-_PLANS = ("PLAN", "1. code 2. test", "", "APPROVE it", "PLAN: 15, 3, 5, else str(n)")
+_TASKS = ("Write fizzbuzz", "Fix the parser", "", "PASS the tests", "  Add a cache\n")
+_PLANS = ("PLAN", "1. code\n2. test\n", "", "APPROVE it", " PLAN: 15, 3, 5, else str(n)")
 _CODE_STYLES = (
     lambda rng, i: f"v{i}",                                   # a new version each round
     lambda rng, i: rng.choice(("v1", "v2", "v3")),            # versions come back
     lambda rng, i: rng.choice(("", "v1", "")),                # empty code
-    lambda rng, i: f"def fizzbuzz(n):\n    return {i}",       # real-looking code
+    lambda rng, i: f"def fizzbuzz(n):\n    return {i}\n",     # real-looking code
     lambda rng, i: rng.choice(("APPROVE", "PASS", "v1")),     # code that looks like a verdict
 )
 

@@ -24,8 +24,8 @@ which rule was broken, so the report names it in the rule's own words; later cal
 that scenario are consequences and are not judged again. Named scenarios come first,
 then random ones covering every reply the text allows (see :mod:`agent_team.protocol`).
 
-Counts (the tests that measure them): 67 wrong run_teams rejected, each with the right
-first failing check (53 in tests/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
+Counts (the tests that measure them): 72 wrong run_teams rejected, each with the right
+first failing check (58 in tests/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
 12 correct ones in other styles accepted (tests/test_ex31_correct.py and
 tests/test_grading_run_team.py); mutation testing of the reference
 (tests/test_reference_mutants.py): 51 mutants, 51 rejected, no survivors.
