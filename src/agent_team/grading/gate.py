@@ -247,8 +247,9 @@ def check_gate(fn):
             return report.finish(ran=False)
         want = _want(outcomes)
         if not call.ok:
-            report.fail(check_name or _diagnose(outcomes, want, None),
-                        f"On {name} {_describe(outcomes)}: {call.problem}")
+            rule = check_name or _diagnose(outcomes, want, None)
+            report.fail(rule, f"On {name} {_describe(outcomes)}: {call.problem} It should return "
+                              f"{show(want)}: {WHY[rule]}.")
             if call.timed_out:
                 break  # one hang is enough: do not make the learner wait for more
             continue
