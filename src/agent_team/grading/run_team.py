@@ -141,19 +141,22 @@ def _judge(scenario, ours, theirs):
     where = f"{scenario.name}, round {max(rounds, 1)}"
     if i == 0 or got[0] == "planner":
         return "plan once", (f"In {scenario.name}: your team {_doing(got)} at call {i + 1}. The planner is "
-                             f"called once, first, as planner({scenario.task!r}), even when max_rounds is 0.")
+                             f"called once, first, as planner({scenario.task!r}), even when max_rounds is 0: call it "
+                             "once, before the loop.")
     if want == _END and last[0] == "tester" and last[2].startswith("PASS"):
         return "stop on PASS", (f"In {where}: the tester said {last[2]!r}, which starts with 'PASS', so "
                                 f"the run is over: return (code, log) at once. Your team {_doing(got)}.")
     if got == _END:
         if want[0] == "tester":
             return "test approved code", (f"In {where}: the reviewer said {last[2]!r}, which starts with "
-                                          f"'APPROVE', so the tester runs next on {code!r}; your team returned.")
+                                          f"'APPROVE', so the tester runs next on {code!r}; your team returned. "
+                                          "Call tester(code) right after every approving review.")
         return "keep going", _stopped_early(where, scenario, rounds, last)
     if got[0] == "tester" and want[0] != "tester":
         if want[0] == "reviewer":
             return "review every round", (f"In {where}: the coder wrote {code!r} and your team "
-                                          f"{_doing(got)}; the reviewer reads every new code first.")
+                                          f"{_doing(got)}; the reviewer reads every new code first. Call "
+                                          "reviewer(code) right after each call to the coder.")
         said = (f"the tester already ran on {code!r} in this round" if last[0] == "tester" else
                 f"the reviewer said {last[2]!r}, which does not start with 'APPROVE' ({_APPROVES})")
         return "tester only on approved", (f"In {where}: your team {_doing(got)}, but {said}. That round "
@@ -161,20 +164,23 @@ def _judge(scenario, ours, theirs):
     if want[0] == "reviewer" or got[0] == "reviewer":
         return "review every round", (f"In {where}: your team {_doing(got)}; the reviewer reads the code "
                                       f"the coder just wrote ({show(code, 40)}) once every round, even "
-                                      "when it is empty or the same as before.")
+                                      "when it is empty or the same as before. Call reviewer(code) right "
+                                      "after each call to the coder.")
     if want[0] == "tester":
         return "test approved code", (f"In {where}: the reviewer said {last[2]!r}, which starts with "
                                       f"'APPROVE' (anything that does approves, 'APPROVED' too), so the "
-                                      f"tester runs next on {code!r}. Your team {_doing(got)}.")
+                                      f"tester runs next on {code!r}. Your team {_doing(got)}. Decide with "
+                                      "review.startswith('APPROVE').")
     if want == _END:
         return "rounds", (f"In {where}: max_rounds={scenario.max_rounds} and all {rounds} rounds are "
-                          f"used, but your team {_doing(got)}. The coder is called at most max_rounds times.")
+                          f"used, but your team {_doing(got)}. The coder is called at most max_rounds times: "
+                          "loop at most max_rounds times.")
     if got[1][:2] != want[1][:2]:
         return "feedback", (f"In {scenario.name}, round {rounds + 1}: your team {_doing(got)}; the coder "
                             f"gets three arguments, coder(task, plan, feedback): "
                             f"coder({', '.join(show(a, 40) for a in want[1])}).")
     return "feedback", (f"In {scenario.name}, round {rounds + 1}: the coder got feedback {show(got[1][2])}, "
-                        f"but {_why_feedback(last, want[1][2])}.")
+                        f"but {_why_feedback(last, want[1][2])}. Pass the latest feedback to the coder.")
 
 
 def _shape(value):
