@@ -27,7 +27,7 @@ Every view is a fresh deep copy, so a reviewer that edits its view changes
 nothing for the next case or for the reference (:func:`agent_team.policies.nits_reviewer`).
 
 Measured (tests/graders/test_ex21_mutants.py, tests/graders/test_mutation.py):
-36 of 36 wrong solutions rejected with the right first check, 10 of 10
+36 of 36 wrong solutions rejected with the right first check, 8 of 8
 correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
 """
 

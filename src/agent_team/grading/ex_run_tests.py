@@ -200,6 +200,9 @@ class _Grading:
                               ("errors", "a list of str", str_list)):
             if key not in got or not ok(got[key]):
                 shown = f"a {kind(got[key])}: {show(got[key])}" if key in got else "missing"
+                if key == "errors" and type(got[key]) is list:
+                    odd = next(item for item in got[key] if type(item) is not str)
+                    shown = f"a list holding a {kind(odd)}: {show(odd)}"
                 report.fail("report shape", f"On {what}, {key!r} is {shown}; it must be {want}.")
                 return None
         return got
