@@ -801,6 +801,7 @@ def test_every_correct_run_tests_is_accepted(fn):
 
 
 def test_the_suites_are_big_enough():
+    from agent_team.grading import ex_run_tests
     assert len(MUTANTS) >= 30 and len(CORRECT) >= 8
-    assert re.search(rf"{len(MUTANTS)} of {len(MUTANTS)} wrong", check_run_tests.__module__ and
-                     __import__("agent_team.grading.ex_run_tests", fromlist=["x"]).__doc__)
+    assert re.search(rf"{len(MUTANTS)} of {len(MUTANTS)} wrong .* {len(CORRECT)} of {len(CORRECT)}\s+correct",
+                     ex_run_tests.__doc__, re.S)

@@ -28,17 +28,19 @@ patches, whether they landed and why not, verdicts, test results, overrides,
 stop reason), not by thoughts, views or the goal's wording.
 
 Measured (tests/graders/test_ex41_mutants.py, tests/graders/test_mutation.py):
-34 of 34 wrong evals rejected with the right first check, 9 of 9 correct
-ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
+42 of 42 wrong evals rejected with the right first check, 9 of 9
+correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
 """
 
 import copy
+import functools
 import inspect
 import time
 
+from ..limits import describe_error
 from ..oracle import run_tests
 from ..supervisor import supervise
-from .core import Report, call_learner, show
+from .core import Report, show
 from .shapes import kind
 
 MAX_ROUNDS, MAX_SECONDS, MAX_ROWS, TOTAL_SECONDS = 12, 2.0, 16, 4.0
@@ -65,6 +67,8 @@ def actions(trace):
     """What happened in a run, event by event: the part of a trace a fault can change."""
     out = []
     for e in trace:
+        if e.get("type") == "tamper" and not e.get("changes") and not e.get("error"):
+            continue  # a tamper hook that changed nothing did nothing
         row = tuple(e.get(key) for key in _EVENT_KEYS)
         patches = tuple((p.get("path"), p.get("content")) for p in e.get("patches", ()))
         changes = tuple((c["path"], c["after"]) for c in e.get("changes", ()))
@@ -91,6 +95,12 @@ def _rows_problem(rows):
         if unknown:
             return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}; it takes "
                     f"{', '.join(KEYWORDS)}.")
+        if "repo" in kwargs and kwargs["repo"] is not None and not (
+                type(kwargs["repo"]) is dict and all(type(k) is str and type(v) is str
+                                                     for k, v in kwargs["repo"].items())):
+            return f"Row {name!r}: repo must be a dict of path -> file text (plain str), or None."
+        if "goal" in kwargs and type(kwargs["goal"]) is not str:
+            return f"Row {name!r}: goal must be a str, not a {kind(kwargs['goal'])}."
         if type(expect) is not str or expect not in STATUSES:
             return f"Row {name!r}: expected_status is {show(expect)}; it must be 'pass' or 'budget'."
     return ""
@@ -110,8 +120,42 @@ def _limit_problem(rows):
     return ""
 
 
+class _OutOfTime(Exception):
+    """Raised instead of calling a row's function once the eval's time is spent."""
+
+
+def _guarded(fn, deadline):
+    """``fn``, refusing to start once ``deadline`` has passed (so a slow row cannot add up)."""
+    def guarded(*args):
+        if time.perf_counter() > deadline:
+            raise _OutOfTime(f"the grader's {TOTAL_SECONDS:g} s for the whole eval are spent")
+        return fn(*args)
+    try:
+        functools.update_wrapper(guarded, fn)  # keeps the name a refusal message shows
+    except Exception:  # noqa: BLE001 -- an odd callable keeps the wrapper's own name
+        pass
+    return guarded
+
+
+def _bounded(kwargs, deadline):
+    """The row's kwargs with every function it brings guarded by the deadline."""
+    out = dict(kwargs)
+    for key in ("planner", "coder", "reviewer", "tamper"):
+        if callable(out.get(key)):
+            out[key] = _guarded(out[key], deadline)
+    if type(out.get("checks")) in (list, tuple):
+        out["checks"] = [_guarded(c, deadline) if callable(c) else c for c in out["checks"]]
+    left = max(deadline - time.perf_counter(), 0.01)
+    out["seconds"] = min(out.get("seconds", MAX_SECONDS), left)
+    return out
+
+
 def _run_rows(report, rows):
-    """Run every row within the total time; [(row, RunResult)] for the rows that ran."""
+    """Run every row within the total time; [(row, RunResult)] for the rows that ran.
+
+    ``supervise`` limits every call of a row's functions by ``seconds`` itself; on top, no call
+    starts after the eval's deadline and none may last past it, so the total stays bounded
+    without tracing the engine (which would make every row several times slower)."""
     ran, deadline = [], time.perf_counter() + TOTAL_SECONDS
     for name, kwargs, expect in rows:
         try:
@@ -120,17 +164,17 @@ def _run_rows(report, rows):
             report.fail("rows", f"Row {name!r}: its kwargs could not be copied ({type(err).__name__}); "
                                 "use plain values and functions.")
             return ran
-        left = deadline - time.perf_counter()
-        call = call_learner(lambda: supervise(**kwargs), seconds=max(left, 0.01), what=f"row {name!r}")
-        if call.timed_out:
+        try:
+            result = supervise(**_bounded(kwargs, deadline))
+        except Exception as err:  # noqa: BLE001 -- supervise raises only on misuse, in words
+            report.fail("rows", f"Row {name!r} could not run: {describe_error(err)}. Check its keyword arguments.")
+            continue
+        if time.perf_counter() > deadline:
             report.fail("row limits", f"Row {name!r} did not finish within the {TOTAL_SECONDS:g} s the whole eval "
                                       "may take. A policy that never returns costs `seconds` per turn: give "
                                       "such a row a small `seconds`, e.g. 0.05.")
             return ran
-        if not call.ok:
-            report.fail("rows", f"Row {name!r} could not run: {call.problem} Check its keyword arguments.")
-            continue
-        ran.append(((name, kwargs, expect), call.value))
+        ran.append(((name, kwargs, expect), result))
     return ran
 
 

@@ -27,7 +27,7 @@ load or on any case, with or without message; helpers; wrong strings;
 non-strings), each compared with :func:`reference_run_tests`.
 
 Measured (tests/graders/test_ex11_mutants.py, tests/graders/test_mutation.py):
-38 of 38 wrong solutions rejected with the right first check, 10 of 10
+38 of 38 wrong solutions rejected with the right first check, 9 of 9
 correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
 """
 
