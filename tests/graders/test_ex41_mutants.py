@@ -7,8 +7,8 @@ import time
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
-from agent_team.faults import (FAULTS, fizz_only_coder, garbage_reviewer, greedy_planner, stubborn_reviewer,
-                               test_editing_coder, wipe_plan)
+from agent_team.faults import FAULTS, fizz_only_coder, garbage_reviewer, greedy_planner, stubborn_reviewer, wipe_plan
+from agent_team.faults import test_editing_coder as edits_tests_coder
 from agent_team.grading import check_fault_eval
 from agent_team.policies import FULL_SOURCE, fake_coder, fake_planner, fake_reviewer, output
 from agent_team.repo import SRC_PATH, initial_repo
@@ -117,7 +117,7 @@ MUTANTS = {
     "plan wiped expects budget": ([H1, H4, FIZZ, ("wiped", {"tamper": wipe_plan}, "budget")], "expectations"),
     "greedy planner expects budget": ([H1, H4, FIZZ, ("greedy", {"planner": greedy_planner}, "budget")],
                                       "expectations"),
-    "test editing expects pass": ([H1, H4, FIZZ, ("edits tests", {"coder": test_editing_coder}, "pass")],
+    "test editing expects pass": ([H1, H4, FIZZ, ("edits tests", {"coder": edits_tests_coder}, "pass")],
                                   "expectations"),
     "garbage reviewer expects budget": ([H1, H4, FIZZ, ("garbage", {"reviewer": garbage_reviewer}, "budget")],
                                         "expectations"),

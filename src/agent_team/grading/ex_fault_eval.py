@@ -82,15 +82,16 @@ def actions(trace):
 def _rows_problem(rows):
     """What is wrong with the shape of EVAL, in words, or ''. Exact types before anything else."""
     if type(rows) is not list:
-        return f"EVAL is a {kind(rows)}: {show(rows)}; it must be a list of (name, kwargs, expected_status) rows."
+        return f"EVAL is {kind(rows)}: {show(rows)}; it must be a list of (name, kwargs, expected_status) rows."
     for i, row in enumerate(rows, 1):
         if type(row) not in (tuple, list) or len(row) != 3:
             return f"Row {i} is {show(row)}; each row is a tuple (name, kwargs, expected_status)."
         name, kwargs, expect = row
         if type(name) is not str:
-            return f"Row {i}'s name is a {kind(name)}: {show(name)}; use a str."
+            return f"Row {i}'s name is {kind(name)}: {show(name)}; use a str."
         if type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
-            return f"Row {name!r}: kwargs is {show(kwargs)}; it must be a dict of keyword arguments for supervise()."
+            return (f"Row {name!r}: kwargs is {kind(kwargs)}, {show(kwargs)}; it must be a dict of keyword arguments "
+                    "for supervise(), with plain str keys.")
         unknown = [k for k in kwargs if k not in KEYWORDS]
         if unknown:
             return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}; it takes "
@@ -99,10 +100,17 @@ def _rows_problem(rows):
                 type(kwargs["repo"]) is dict and all(type(k) is str and type(v) is str
                                                      for k, v in kwargs["repo"].items())):
             return f"Row {name!r}: repo must be a dict of path -> file text (plain str), or None."
+        if "max_rounds" in kwargs and type(kwargs["max_rounds"]) is not int:
+            return (f"Row {name!r}: max_rounds is {kind(kwargs['max_rounds'])}, {show(kwargs['max_rounds'])}; it "
+                    "must be a whole number (a plain int).")
+        if "seconds" in kwargs and type(kwargs["seconds"]) not in (int, float):
+            return (f"Row {name!r}: seconds is {kind(kwargs['seconds'])}, {show(kwargs['seconds'])}; it must be "
+                    "a number of seconds (a plain int or float).")
         if "goal" in kwargs and type(kwargs["goal"]) is not str:
-            return f"Row {name!r}: goal must be a str, not a {kind(kwargs['goal'])}."
+            return f"Row {name!r}: goal must be a str, not {kind(kwargs['goal'])}."
         if type(expect) is not str or expect not in STATUSES:
-            return f"Row {name!r}: expected_status is {show(expect)}; it must be 'pass' or 'budget'."
+            return (f"Row {name!r}: expected_status is {kind(expect)}, {show(expect)}; it must be the plain str "
+                    "'pass' or 'budget'.")
     return ""
 
 

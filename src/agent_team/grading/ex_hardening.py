@@ -121,7 +121,7 @@ def _judge(role, path, content, value):
     if _rule_for(role, content) in ("refuses exec", "refuses __import__"):
         word = "exec" if "exec" in content else "__import__"
         if type(value) is not str:
-            return (f"{case}, your rule returned a {kind(value)}: {show(value)}. The content contains {word!r}, "
+            return (f"{case}, your rule returned {kind(value)}: {show(value)}. The content contains {word!r}, "
                     "so it must return a short reason, as a str.")
         if not value.strip() or len(value) > REASON_CAP:
             return (f"{case}, your rule returned {show(value)}; a reason is a non-blank str of at most "

@@ -110,15 +110,15 @@ SCENARIOS = tuple(_named() + _random(120))
 
 def _read(out):
     """The learner output's (verdict, notes, message), or a problem in words. Exact types first."""
-    if type(out) is not dict:
-        return None, f"it returned a {kind(out)}, not a dict in the output schema"
+    if type(out) is not dict or not all(type(key) is str for key in out):  # str keys: lookups run no code
+        return None, f"it returned {kind(out)}, not a dict (with str keys) in the output schema"
     for key, want in (("role", str), ("thought", str), ("patches", list), ("message", str)):
         if type(out.get(key)) is not want:
-            return None, f"its {key!r} is a {kind(out.get(key))}, not a {want.__name__}"
+            return None, f"its {key!r} is {kind(out.get(key))}, not a {want.__name__}"
     if out["role"] != "reviewer":
         return None, f"its role is {show(out['role'])}, not 'reviewer'"
     patches = out["patches"]
-    if len(patches) != 1 or type(patches[0]) is not dict:
+    if len(patches) != 1 or type(patches[0]) is not dict or not all(type(key) is str for key in patches[0]):
         return None, f"its patches are {show(patches)}; a reviewer writes exactly one patch"
     patch = patches[0]
     if type(patch.get("path")) is not str or patch["path"] != REVIEW_PATH or type(patch.get("content")) is not str:

@@ -190,8 +190,8 @@ class _Grading:
                                         "error and count the cases it spoils as failed.")
             return None
         got = call.value
-        if type(got) is not dict:
-            report.fail("report shape", f"On {what}, run_tests returned a {kind(got)}: {show(got)}; it must "
+        if type(got) is not dict or not all(type(key) is str for key in got):  # str keys: lookups run no code
+            report.fail("report shape", f"On {what}, run_tests returned {kind(got)}: {show(got)}; it must "
                                         "return a dict with ok, passed, failed and errors.")
             return None
         for key, want, ok in (("ok", "a bool (True or False)", lambda v: type(v) is bool),
@@ -199,10 +199,10 @@ class _Grading:
                               ("failed", "an int", lambda v: type(v) is int),
                               ("errors", "a list of str", str_list)):
             if key not in got or not ok(got[key]):
-                shown = f"a {kind(got[key])}: {show(got[key])}" if key in got else "missing"
-                if key == "errors" and type(got[key]) is list:
+                shown = f"{kind(got[key])}: {show(got[key])}" if key in got else "missing"
+                if key == "errors" and key in got and type(got[key]) is list:
                     odd = next(item for item in got[key] if type(item) is not str)
-                    shown = f"a list holding a {kind(odd)}: {show(odd)}"
+                    shown = f"a list holding {kind(odd)}: {show(odd)}"
                 report.fail("report shape", f"On {what}, {key!r} is {shown}; it must be {want}.")
                 return None
         return got

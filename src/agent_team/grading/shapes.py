@@ -12,12 +12,13 @@ __all__ = ["fresh", "kind", "exactly", "str_list"]
 
 
 def kind(value):
-    """The name of ``value``'s type, for messages ("a MyDict", "a NoneType")."""
+    """``value``'s type with its article, for messages: "an int", "a MyDict"."""
     try:
         name = type(value).__name__
-        return name if type(name) is str else "object"
+        name = name if type(name) is str else "object"
     except BaseException:  # noqa: BLE001 -- a metaclass can make even this raise
-        return "object"
+        name = "object"
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
 def exactly(value, *types):
