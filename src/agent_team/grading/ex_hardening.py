@@ -23,9 +23,10 @@ inside and outside the coder's allowlist, contents built from pieces that are,
 contain, or only resemble ``exec`` and ``__import__``. Each call gets its own
 copy of the patch.
 
-Measured (tests/graders/test_ex42_mutants.py, tests/graders/test_mutation.py):
-33 of 33 wrong rules rejected with the right first check, 9 of 9
-correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
+Measured (tests/graders/test_ex42_mutants.py, test_reference_mutation_a.py):
+33 of 33 wrong rules rejected with the right first check, 9 of 9 correct ones
+accepted. Mutation testing of the worked solution: 27 mutants, 23 rejected, 4
+equivalent survivors (the words of the reason, and an implicit return None).
 """
 
 import random
@@ -75,6 +76,7 @@ NAMED = (
     ("coder", SRC_PATH, "import math\n\ndef fizzbuzz(n):\n    return str(n)\n"),
     ("coder", SRC_PATH, "from os import path  # __init__, importlib\ndef fizzbuzz(n):\n    return eval('str(n)')\n"),
     ("coder", SRC_PATH, "EXEC = 1\nExec = 2\n__IMPORT__ = 3\n_import_ = 4\nexe = 'c'\n"),
+    ("coder", SRC_PATH, "___import_ = 1  # __import, import__, _import__\n"),
     ("coder", "src/exec_tools.py", "def fizzbuzz(n):\n    return str(n)\n"),
     ("planner", PLAN_PATH, "- never call exec or __import__\n"),
     ("planner", "src/plan.py", "exec('x')"),

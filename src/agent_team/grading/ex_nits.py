@@ -26,9 +26,11 @@ one to four errors) and red reports with long errors, ``last_tests`` None.
 Every view is a fresh deep copy, so a reviewer that edits its view changes
 nothing for the next case or for the reference (:func:`agent_team.policies.nits_reviewer`).
 
-Measured (tests/graders/test_ex21_mutants.py, tests/graders/test_mutation.py):
-36 of 36 wrong solutions rejected with the right first check, 8 of 8
-correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
+Measured (tests/graders/test_ex21_mutants.py, test_reference_mutation_a.py):
+36 of 36 wrong solutions rejected with the right first check, 8 of 8 correct
+ones accepted. Mutation testing of the worked solution: 69 mutants, 54
+rejected, 15 equivalent survivors (the words of thoughts and of green-test
+notes).
 """
 
 import random

@@ -26,9 +26,11 @@ random ones built from the same parts (any of 16 exception types, raised at
 load or on any case, with or without message; helpers; wrong strings;
 non-strings), each compared with :func:`reference_run_tests`.
 
-Measured (tests/graders/test_ex11_mutants.py, tests/graders/test_mutation.py):
-38 of 38 wrong solutions rejected with the right first check, 9 of 9
-correct ones accepted; mutation survivors: see ``EQUIVALENT`` in test_mutation.py.
+Measured (tests/graders/test_ex11_mutants.py, test_reference_mutation_a.py):
+38 of 38 wrong solutions rejected with the right first check, 9 of 9 correct
+ones accepted. Mutation testing of the worked solution: 84 mutants, 59
+rejected, 25 equivalent survivors (the default of repo.get, and the words of
+messages).
 """
 
 import random

@@ -8,7 +8,7 @@ So a grader checks the *exact* type first (``type(v) is dict``, never
 
 import copy
 
-__all__ = ["fresh", "kind", "exactly", "str_list"]
+__all__ = ["fresh", "kind", "str_list"]
 
 
 def kind(value):
@@ -19,11 +19,6 @@ def kind(value):
     except BaseException:  # noqa: BLE001 -- a metaclass can make even this raise
         name = "object"
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
-
-
-def exactly(value, *types):
-    """True when ``type(value)`` is one of ``types`` (subclasses are refused on purpose)."""
-    return type(value) in types
 
 
 def str_list(value):
