@@ -20,3 +20,8 @@ def test_failing_an_undeclared_check_is_a_grader_bug():
     report.declare("rounds", "...")
     with pytest.raises(KeyError, match="no check 'round'"):
         report.fail("round", "typo")
+
+
+def test_declare_all_keeps_the_order_a_learner_reads():
+    report = Report("demo").declare_all([("b", "second"), ("a", "first")])
+    assert [(c.name, c.requirement) for c in report.checks] == [("b", "second"), ("a", "first")]

@@ -589,27 +589,6 @@ MUTANTS = {
 
 # -- correct, in different styles ---------------------------------------------------------------
 
-def straight(repo):
-    errors, passed = [], 0
-    namespace = {}
-    try:
-        exec(repo.get(SRC_PATH, ""), namespace)
-        fizzbuzz = namespace["fizzbuzz"]
-    except Exception as err:
-        return {"ok": False, "passed": 0, "failed": 4, "errors": [f"{type(err).__name__}: {err}"]}
-    for n, expected in CASES:
-        try:
-            got = fizzbuzz(n)
-        except Exception as err:
-            errors.append(f"fizzbuzz({n}) raised {type(err).__name__}: {err}")
-            continue
-        if type(got) is str and got == expected:
-            passed += 1
-        else:
-            errors.append(f"fizzbuzz({n}) returned {got!r}; expected {expected!r}")
-    return {"ok": not errors, "passed": passed, "failed": len(CASES) - passed, "errors": errors}
-
-
 def with_compile_and_get(repo):
     try:
         code = compile(repo[SRC_PATH], SRC_PATH, "exec")
@@ -786,7 +765,7 @@ def regex_free_counts(repo):
     return {"ok": passed == 4, "passed": passed, "failed": 4 - passed, "errors": errors}
 
 
-CORRECT = [straight, with_compile_and_get, helper_per_case, class_based, catches_base_exception,
+CORRECT = [with_compile_and_get, helper_per_case, class_based, catches_base_exception,
            isinstance_check, comprehension_style, traceback_messages, regex_free_counts]
 
 

@@ -254,15 +254,6 @@ MUTANTS = {
 
 # -- correct, in different styles ---------------------------------------------------------------
 
-def plain(role, patch):
-    content = patch.get("content")
-    if role == "coder" and isinstance(content, str):
-        for word in ("__import__", "exec"):
-            if word in content:
-                return f"coder patches may not use {word}"
-    return None
-
-
 def with_any(role, patch):
     if role != "coder":
         return None
@@ -321,7 +312,7 @@ def partition_style(role, patch):
     return None
 
 
-CORRECT = [plain, with_any, with_regex, with_find, with_count, with_lambda, Rule(), early_exit, partition_style]
+CORRECT = [with_any, with_regex, with_find, with_count, with_lambda, Rule(), early_exit, partition_style]
 
 
 @pytest.mark.parametrize("fn", list(MUTANTS), ids=lambda f: f.__name__)

@@ -2,8 +2,8 @@
 failing check with a message, and the reference still passes right after each hostile input."""
 
 import pytest
+from test_ex41_mutants import GOOD
 
-from agent_team.faults import fizz_only_coder, greedy_planner, stubborn_reviewer, wipe_plan
 from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
 from agent_team.grading.ex_hardening import reference_no_exec
 from agent_team.grading.ex_run_tests import reference_run_tests
@@ -147,14 +147,7 @@ def test_a_reviewer_that_scribbles_on_its_view_poisons_nothing():
     assert check_nits_reviewer(nits_reviewer).passed
 
 
-REFERENCE_EVAL = [
-    ("healthy, 1 round", {"max_rounds": 1}, "budget"),
-    ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
-    ("fizz-only coder", {"coder": fizz_only_coder, "max_rounds": 4}, "budget"),
-    ("reviewer never approves", {"reviewer": stubborn_reviewer, "max_rounds": 4}, "pass"),
-    ("plan wiped", {"tamper": wipe_plan, "max_rounds": 4}, "pass"),
-    ("planner writes code", {"planner": greedy_planner, "max_rounds": 4}, "pass"),
-]
+REFERENCE_EVAL = GOOD  # the worked solution's rows
 
 
 class ExplodingTuple(tuple):

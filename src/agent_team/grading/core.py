@@ -99,6 +99,12 @@ class Report:
         self.checks.append(found)
         return found
 
+    def declare_all(self, requirements):
+        """Declare each ``(name, requirement)`` pair, in order (the order a learner reads them in)."""
+        for name, requirement in requirements:
+            self.declare(name, requirement)
+        return self
+
     def check(self, name, *unexpected):
         """The declared check ``name``; a name never declared is a grader bug, not a new check."""
         if unexpected:

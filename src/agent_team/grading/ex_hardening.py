@@ -24,7 +24,7 @@ contain, or only resemble ``exec`` and ``__import__``. Each call gets its own
 copy of the patch.
 
 Measured (tests/graders/test_ex42_mutants.py, test_reference_mutation_a.py):
-33 of 33 wrong rules rejected with the right first check, 9 of 9 correct ones
+33 of 33 wrong rules rejected with the right first check, 8 of 8 correct ones
 accepted. Mutation testing of the worked solution: 27 mutants, 23 rejected, 4
 equivalent survivors (the words of the reason, and an implicit return None).
 """
@@ -153,9 +153,7 @@ def check_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
     report = Report("Exercise 4.2: a hardening rule", exercise="4.2",
                     hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
-                         "in patch['content'] (a plain `in` test); return None for everything else.")
-    for name, requirement in REQUIREMENTS:
-        report.declare(name, requirement)
+                         "in patch['content'] (a plain `in` test); return None for everything else.").declare_all(REQUIREMENTS)
     if not callable(rule):
         report.fail("refuses exec", f"no_exec is {show(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)

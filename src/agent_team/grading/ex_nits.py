@@ -168,9 +168,7 @@ def check_nits_reviewer(fn):
     report = Report("Exercise 2.1: the nits counter", exercise="2.1",
                     hint="Green tests: approve. Otherwise request_changes with the first test error as notes and "
                          "message; count 'request_changes' in view['past_verdicts'] and, once it is 3 or more, "
-                         "make the message 'escalate'.")
-    for name, requirement in REQUIREMENTS:
-        report.declare(name, requirement)
+                         "make the message 'escalate'.").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("output schema", f"nits_reviewer is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)

@@ -27,7 +27,7 @@ load or on any case, with or without message; helpers; wrong strings;
 non-strings), each compared with :func:`reference_run_tests`.
 
 Measured (tests/graders/test_ex11_mutants.py, test_reference_mutation_a.py):
-38 of 38 wrong solutions rejected with the right first check, 9 of 9 correct
+38 of 38 wrong solutions rejected with the right first check, 8 of 8 correct
 ones accepted. Mutation testing of the worked solution: 84 mutants, 59
 rejected, 25 equivalent survivors (the default of repo.get, and the words of
 messages).
@@ -259,9 +259,7 @@ def check_run_tests(fn):
     """Grade a learner's ``run_tests(repo)``; always returns a Report."""
     report = Report("Exercise 1.1: run_tests", exercise="1.1",
                     hint="exec the source into a new dict, take fizzbuzz out of it, and wrap the loading and "
-                         "every case in try/except Exception, so that a crash counts as a failed case.")
-    for name, requirement in REQUIREMENTS:
-        report.declare(name, requirement)
+                         "every case in try/except Exception, so that a crash counts as a failed case.").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("never raises", f"run_tests is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
