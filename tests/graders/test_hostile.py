@@ -150,6 +150,12 @@ def test_a_reviewer_that_scribbles_on_its_view_poisons_nothing():
 REFERENCE_EVAL = GOOD  # the worked solution's rows
 
 
+class EqualsExploding:
+    """Only its == raises: what a repo comparison would touch."""
+    __eq__ = boom
+    __hash__ = object.__hash__
+
+
 class ExplodingTuple(tuple):
     __len__ = __iter__ = __getitem__ = __eq__ = boom
 
@@ -162,6 +168,7 @@ HOSTILE_EVALS = [
     [("n", {"repo": {SRC_PATH: ExplodingStr("x")}}, "budget")], [("n", {"coder": Exploding()}, "budget")],
     [("n", {"checks": Exploding()}, "budget")], [("n", {"checks": [Exploding()]}, "budget")],
     [("n", {"goal": ExplodingStr("g")}, "budget")], 42, "EVAL", [("a", {}, "pass")] * 1000,
+    GOOD + [("hostile tamper", {"tamper": lambda repo, r: {**repo, SRC_PATH: EqualsExploding()}}, "budget")],
 ]
 
 

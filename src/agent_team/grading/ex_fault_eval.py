@@ -73,7 +73,9 @@ def actions(trace):
             continue  # a tamper hook that changed nothing did nothing
         row = tuple(e.get(key) for key in _EVENT_KEYS)
         patches = tuple((p.get("path"), p.get("content")) for p in e.get("patches", ()))
-        changes = tuple((c["path"], c["after"]) for c in e.get("changes", ()))
+        # a tamper hook can put anything into the repo: compare what is not text by its type only
+        changes = tuple((c["path"], c["after"] if type(c["after"]) in (str, type(None)) else kind(c["after"]))
+                        for c in e.get("changes", ()))
         tests = e.get("tests")
         if tests is not None:
             tests = (tests["ok"], tests["passed"], tests["failed"], tuple(tests["errors"]))
