@@ -20,9 +20,10 @@ Every sentence of the exercise is a rule, and every rule is a check:
 Named cases, grouped by the rule they test, run first and in that order, so the first
 failing line names the rule; then, if every named case passed, 300 random lists (0 to 12
 steps, ids that are not positional, statuses in any order) are checked against the reference
-:func:`agent_team.gate.review_gate`, and a disagreement is charged to the rule it breaks. Each call gets a fresh deep copy of its
-outcomes; a returned value is read only after its exact type is checked, so nothing a gate
-returns can make the grader raise; the first hang stops grading.
+:func:`agent_team.gate.review_gate`, and a disagreement is charged to the rule it breaks.
+Each call gets a fresh deep copy of its outcomes; a returned value is read only after its
+exact type is checked, so nothing a gate returns can make the grader raise; the first hang
+stops grading.
 
 Counts (the tests that measure them): 35 wrong gates rejected, each with the right first
 failing check (tests/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
@@ -33,13 +34,13 @@ text and non-list input check (none of which is part of the exercise's answer), 
 there line by line with the reason.
 """
 
-import copy
 import functools
 import random
 
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from .core import Check, Report, call_learner, show
+from .core import Report, call_learner, show
+from .shapes import fresh
 
 __all__ = ["check_gate", "expected_gate", "gate_cases"]
 
@@ -232,16 +233,16 @@ def _rule(group, outcomes, want, got):
 def check_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate; never raises."""
     cases = gate_cases()
-    shape = Check("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
-    report = Report("Exercise 5.1: the reviewer gate", [shape] + [Check(n, r) for n, r, _ in cases],
-                    exercise="5.1", hint=HINT)
+    shape = ("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
+    report = Report("Exercise 5.1: the reviewer gate", exercise="5.1", hint=HINT).declare_all(
+        [shape] + [(name, requirement) for name, requirement, _ in cases])
     judged = set()
     named = [(check_name, f"'{name}'", outcomes) for check_name, _, group in cases for name, outcomes in group]
     randoms = [(None, f"random case {i}", outcomes) for i, outcomes in enumerate(random_cases(), 1)]
     for check_name, name, outcomes in named + randoms:
         if check_name is None and any(c.passed is False for c in report.checks):
             break  # random lists back the named cases up; they never speak over them
-        call = call_learner(fn, copy.deepcopy(outcomes), what="your gate")
+        call = call_learner(fn, fresh(outcomes), what="your gate")
         if call.not_implemented:
             report.status_override = "not implemented"
             return report.finish(ran=False)

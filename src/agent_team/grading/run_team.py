@@ -35,7 +35,7 @@ import time
 
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
-from .core import Check, Report, call_learner, first_divergence, show
+from .core import Report, call_learner, first_divergence, show
 
 TOTAL_SECONDS = 5.0
 
@@ -238,7 +238,7 @@ def _compare(report, scenario, value, calls, judged):
 
 def check_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
-    report = Report("Exercise 3.1: run_team", [Check(*r) for r in REQUIREMENTS], hint=HINT, exercise="3.1")
+    report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("returns", f"run_team is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
