@@ -26,8 +26,9 @@ exact type is checked, so nothing a gate returns can make the grader raise; the 
 stops grading.
 
 Counts (the tests that measure them): 35 wrong gates rejected, each with the right first
-failing check (tests/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
-9 correct ones in other styles accepted; mutation testing (tests/test_reference_mutants.py):
+failing check (tests/graders/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
+9 correct ones in other styles accepted; mutation testing
+(tests/graders/test_reference_mutation_b.py):
 the notebook's solution, 81 mutants, all rejected; ``review_gate``, 77 mutants, 45 rejected
 and 32 equivalent survivors, all in its reasons, risk notes, suggested checks, proposal
 text and non-list input check (none of which is part of the exercise's answer), listed

@@ -25,10 +25,10 @@ that scenario are consequences and are not judged again. Named scenarios come fi
 then random ones covering every reply the text allows (see :mod:`agent_team.protocol`).
 
 Counts (the tests that measure them): 72 wrong run_teams rejected, each with the right
-first failing check (58 in tests/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
-12 correct ones in other styles accepted (tests/test_ex31_correct.py and
+first failing check (58 in tests/graders/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
+12 correct ones in other styles accepted (tests/graders/test_ex31_correct.py and
 tests/test_grading_run_team.py); mutation testing of the reference
-(tests/test_reference_mutants.py): 51 mutants, 51 rejected, no survivors.
+(tests/graders/test_reference_mutation_b.py): 51 mutants, 51 rejected, no survivors.
 """
 
 import time

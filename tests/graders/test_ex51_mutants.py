@@ -6,6 +6,7 @@ requirements table), not from the reference.
 """
 
 import pytest
+from grader_helpers import first_failure
 
 from agent_team.grading import gate as gate_grader
 from agent_team.grading.gate import check_gate, expected_gate
@@ -151,7 +152,8 @@ WRONG = [
 
 
 def first_failing(report):
-    return next((c for c in report.checks if c.passed is False), None)
+    name = first_failure(report)
+    return name and report.check(name)
 
 
 @pytest.mark.parametrize("gate, check", WRONG, ids=[f"{i} {c}" for i, (g, c) in enumerate(WRONG)])

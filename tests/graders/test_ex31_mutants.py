@@ -6,13 +6,15 @@ the text. The test checks the *first* failing line of the report: the rule, in i
 """
 
 import pytest
+from grader_helpers import first_failure
 
 from agent_team.grading import check_run_team
 from agent_team.grading import run_team as run_team_grader
 
 
 def first_failing(report):
-    return next((c for c in report.checks if c.passed is False), None)
+    name = first_failure(report)
+    return name and report.check(name)
 
 
 # --- the keywords ---------------------------------------------------------------------------
@@ -519,7 +521,7 @@ def test_each_wrong_run_team_fails_first_the_rule_it_breaks(fn, check, words):
 
 def test_the_wrong_ones_are_all_different_functions_and_the_grader_says_how_many():
     assert len({id(fn) for fn, _, _ in WRONG}) == len(WRONG) >= 30
-    assert f"{len(WRONG)} in tests/test_ex31_mutants.py" in " ".join(run_team_grader.__doc__.split())
+    assert f"{len(WRONG)} in tests/graders/test_ex31_mutants.py" in " ".join(run_team_grader.__doc__.split())
 
 
 def test_no_advice_that_moves_away_from_the_protocol():
