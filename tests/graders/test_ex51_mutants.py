@@ -10,7 +10,7 @@ from grader_helpers import first_failure
 
 from agent_team.grading import gate as gate_grader
 from agent_team.grading.gate import check_gate, expected_gate
-from hostile_values import Exploding, ExplodingDict, ExplodingStr
+from test_hostile import Exploding, ExplodingDict, ExplodingKey
 
 ACTION = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
 ORDER = ("failed", "cancelled", "skipped")
@@ -283,7 +283,7 @@ HOSTILE = [
     lambda outcomes: {"passed": Exploding(), "action": None, "step": None},
     lambda outcomes: {"passed": False, "action": Exploding(), "step": None},
     lambda outcomes: {"passed": False, "action": "retry_step", "step": Exploding()},
-    lambda outcomes: {ExplodingStr("passed"): True, "action": None, "step": None},
+    lambda outcomes: {ExplodingKey("passed"): True, "action": None, "step": None},
     lambda outcomes: ExplodingDict(passed=True, action=None, step=None),
     lambda outcomes: {"passed": 1, "action": None, "step": None},
     lambda outcomes: {"passed": False, "action": "retry_step", "step": True},
