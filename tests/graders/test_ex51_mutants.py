@@ -125,6 +125,13 @@ def success_action_text(outcomes):
     return dict(answer, action="user_decision") if answer["passed"] and len(outcomes) > 2 else answer
 
 
+def truthy_step(outcomes):
+    first_bad = next((o["step"] for o in outcomes if o["status"] == "failed"), None)
+    if first_bad:                                      # step 0 is a step id too
+        return blocked("retry_step", first_bad)
+    return make(order=("cancelled", "skipped"))(outcomes) if outcomes else dict(EMPTY)
+
+
 def loops_on_empty(outcomes):
     while not outcomes:
         pass
@@ -148,6 +155,7 @@ WRONG = [
     (passed_as_text, "shape"), (returns_a_tuple, "shape"), (forgets_step_key, "shape"),
     (action_name_typo, "shape"), (success_names_last_step, "success passes"),
     (success_action_text, "success passes"),
+    (truthy_step, "ids as given"),
 ]
 
 

@@ -25,7 +25,7 @@ Each call gets a fresh deep copy of its outcomes; a returned value is read only 
 exact type is checked, so nothing a gate returns can make the grader raise; the first hang
 stops grading.
 
-Counts (the tests that measure them): 35 wrong gates rejected, each with the right first
+Counts (the tests that measure them): 36 wrong gates rejected, each with the right first
 failing check (tests/graders/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
 9 correct ones in other styles accepted; mutation testing
 (tests/graders/test_reference_mutation_b.py):
@@ -107,6 +107,7 @@ def gate_cases():
             ("int ids 10 and 20", _run("10 success", "20 cancelled")),
             ("S2 then S1 failed", _run("S2 success", "S1 failed")),
             ("b and a failed", _run("b failed", "a failed")),
+            ("step 0 failed", _run("1 success", "0 failed")),
         ]),
         ("every outcome counts", "every outcome counts, however long the list", [
             ("twelve successes", long_ok),
@@ -171,7 +172,7 @@ def random_cases(n=300, seed=5):
                "shuffled": rng.sample([f"S{i}" for i in range(1, 20)], size),
                "names": rng.sample(["build", "lint", "test", "docs", "deploy", "a", "b", "S1", "S2", "x9",
                                     "pack", "sign", "ship"], size),
-               "ints": rng.sample(range(1, 40), size)}[style]
+               "ints": rng.sample(range(0, 40), size)}[style]
         statuses = rng.choice((STEP_STATUSES, ("success", "success", "success", "failed", "skipped",
                                                 "cancelled")))
         cases.append([_o(step, rng.choice(statuses), rng.choice(RISKS)) for step in ids])
