@@ -29,7 +29,7 @@
 # | override | the supervisor stopping on green tests although the reviewer asked for changes |
 # | eval | a run with a fixed setup whose outcome is asserted, so a change that breaks it is caught |
 # | feedback | in `run_team`: what the coder is told about its last attempt, `"review: …"` or `"test: …"` |
-# | log | in `run_team`: the list of `(role, output)` pairs, in the order the agents spoke |
+# | log | in `run_team`: one `(role, output)` pair per agent call, oldest first |
 # | gate | a check that must pass before the next step may run (in `run_team`, the reviewer's approval) |
 
 # %%
