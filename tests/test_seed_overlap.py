@@ -12,7 +12,9 @@ spec = importlib.util.spec_from_file_location("seed_overlap", ROOT / "tools" / "
 tool = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tool)
 
-SEEDS = ROOT.parent / "shared" / "seeds"  # where the notes sit beside the repository, when they do
+# Where the notes sit beside the repository (or one of its worktrees), when they do.
+SEEDS = next((p for p in (ROOT.parent / "shared" / "seeds", ROOT.parent.parent / "shared" / "seeds")
+              if p.is_dir()), ROOT.parent / "shared" / "seeds")
 
 
 def test_no_course_text_repeats_twelve_words_of_the_design_notes():

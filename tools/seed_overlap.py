@@ -43,8 +43,8 @@ def course_texts():
 
 
 def load_fingerprint(path=FINGERPRINT):
-    lines = path.read_text(encoding="utf-8").split()
-    return {line for line in lines if not line.startswith("#")}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
 
 
 def matches(text, fingerprint):
