@@ -654,8 +654,8 @@ Quiz(
 # **The whole course on one page.** [recap.md](recap.md) holds the state machine, every rule and
 # every word of parts 1 to 5 on a single sheet to print or keep open beside your own code. It sits
 # next to the part notebooks, in the top folder of the file browser (open it with *Open With →
-# Markdown Preview* to read it formatted). The appendix that follows puts the same ideas beside
-# the frameworks you are likely to meet.
+# Markdown Preview* to read it formatted). Part 6 follows, where you extend the team yourself, and
+# then an appendix that puts the same ideas beside the frameworks you are likely to meet.
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after
