@@ -5,6 +5,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from agent_team.contracts import ACTIONS
 from agent_team.gate import PRECEDENCE
 from agent_team.repo import ALLOWLIST, MAX_CONTENT, MAX_PATCHES, TESTS_PATH
@@ -13,6 +15,8 @@ from agent_team.views import VIEW_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 RECAP = ROOT / "notebooks" / "recap.md"
+if not RECAP.exists():  # the Pyodide run copies the engine and its tests, not the notebooks
+    pytest.skip("notebooks/recap.md is not in this copy of the repository", allow_module_level=True)
 TEXT = RECAP.read_text(encoding="utf-8")
 
 
