@@ -418,12 +418,12 @@ for mistake in ('[agents.tester]\nmodel = "scripted"', '[agents.coder]\nprompt =
 
 # %% [markdown]
 # > **A choice we made: `[agents.executor]` is read as the coder.** The tool in the design notes
-# > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. This
-# > course used to refuse `executor`, to keep one word per role. We now accept it as a second name
-# > for the coder's table, so a configuration written for that tool loads as it is, and we keep
-# > our one word everywhere else: the slot is still `team["coder"]`, and a configuration written
-# > back out (`to_dict`) says `coder`. Two names for one slot could disagree with each other, so a
-# > file that sets both `[agents.executor]` and `[agents.coder]` is refused.
+# > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. We
+# > could have refused `executor`, to keep one word per role. We accept it instead, as a second
+# > name for the coder's table, so that a configuration written for that tool loads as it is; and
+# > we keep our one word everywhere else: the slot is still `team["coder"]`, and a configuration
+# > written back out (`to_dict`) says `coder`. Two names for one slot could disagree with each
+# > other, so a file that sets both `[agents.executor]` and `[agents.coder]` is refused.
 
 # %%
 NOTES_TOML = """
