@@ -2,7 +2,7 @@
 
 from agent_team.faults import fizz_only_coder
 from agent_team.gated import run_outcomes
-from agent_team.grading.capstone import check_my_fault, check_run_outcomes
+from agent_team.grading import check_my_fault, check_run_outcomes
 from agent_team.policies import output
 from agent_team.repo import SRC_PATH
 

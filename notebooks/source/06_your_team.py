@@ -148,7 +148,7 @@ CompareRuns(healthy, mine, labels=("healthy team", MY_FAULT["name"])) if mine el
 RoundStepper(mine) if mine else None
 
 # %%
-from agent_team.grading.capstone import check_my_fault
+from agent_team.grading import check_my_fault
 
 report = check_my_fault(MY_FAULT)
 report
@@ -247,7 +247,7 @@ except NotImplementedError:
     print("run_outcomes is not written yet: fill in the exercise cell above, then run this cell again.")
 
 # %%
-from agent_team.grading.capstone import check_run_outcomes
+from agent_team.grading import check_run_outcomes
 
 report = check_run_outcomes(run_outcomes)
 report
