@@ -71,7 +71,12 @@ def test_a_model_name_without_a_function_says_how_to_give_one():
 
 
 @pytest.mark.parametrize("text, words", [
-    ('[agents.executor]\nmodel = "m"', "agents: unknown role 'executor'; write 'coder' instead"),
+    ('[agents.executer]\nmodel = "m"', "agents: unknown role 'executer'; write 'coder' instead"),
+    ('[agents.executor]\nmodel = "m"\n[agents.coder]\nname = "Ada"', "[agents.executor] and [agents.coder] both "
+     "configure the coder; keep one of them (executor is another name for coder)"),
+    ('[agents.coder]\nname = "Ada"\n[agents.executor]\nmodel = "m"', "[agents.coder] and [agents.executor] both "
+     "configure the coder; keep one of them (executor is another name for coder)"),
+    ('[agents.executor]\nprompt = "x"', "agents.executor: unknown field 'prompt'; write 'system_prompt' instead"),
     ('[agents.tester]\nmodel = "m"', "unknown role 'tester'; the roles here are planner, coder, reviewer"),
     ('[agents.coder]\nprompt = "x"', "agents.coder: unknown field 'prompt'; write 'system_prompt' instead"),
     ('[agents.coder]\nsystem_promt = "x"', "write 'system_prompt' instead"),
@@ -138,3 +143,13 @@ def test_any_valid_config_loads_the_same_from_json_and_a_dict(agents, default):
         given_here = agents.get(role, {})
         assert team[role].model == given_here.get("model", default)
         assert team[role].system_prompt == given_here.get("system_prompt", DEFAULT_PROMPTS[role])
+
+
+def test_the_executor_table_of_the_design_notes_fills_the_coder_slot():
+    team = load_config('[agents.executor]\nmodel = "gpt-small"\n'
+                       'system_prompt = "Execute exactly the approved step and stop."\n')
+    assert team["coder"].model == "gpt-small"
+    assert team["coder"].system_prompt == "Execute exactly the approved step and stop."
+    assert team["planner"].model is None and team["reviewer"].model is None
+    assert team.to_dict()["agents"]["coder"]["model"] == "gpt-small"  # written back in the course's word
+    assert "executor" not in team.to_dict()["agents"]

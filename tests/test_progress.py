@@ -15,11 +15,11 @@ def clean_env(monkeypatch):
 
 
 def test_exercises_per_part_are_data():
-    assert progress.exercise_ids() == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1"]
+    assert progress.exercise_ids() == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1", "6.1", "6.2"]
     names = {ex_id: name for _, _, exercises in progress.PARTS for ex_id, name in exercises}
     assert names["1.1"] == "run_tests" and names["2.1"] == "nits counter" and names["3.1"] == "run_team"
     assert names["4.1"] == "fault eval" and names["4.2"] == "hardening rule" and names["5.1"] == "gate"
-    assert [part for part, _, _ in progress.PARTS] == ["part1", "part2", "part3", "part4", "part5"]
+    assert [part for part, _, _ in progress.PARTS] == ["part1", "part2", "part3", "part4", "part5", "part6"]
 
 
 def test_record_and_load_round_trip(tmp_path):
@@ -39,7 +39,7 @@ def test_status_lists_every_part_with_done_and_not_yet(tmp_path):
     progress.record("1.1", True, file=file)
     progress.record("4.2", False, file=file)
     parts = progress.status(file)
-    assert [p["part"] for p in parts] == ["part1", "part2", "part3", "part4", "part5"]
+    assert [p["part"] for p in parts] == ["part1", "part2", "part3", "part4", "part5", "part6"]
     by_id = {ex["id"]: ex for p in parts for ex in p["exercises"]}
     assert by_id["1.1"]["done"] is True and by_id["1.1"]["attempts"] == 1
     assert by_id["4.2"]["done"] is False and by_id["4.2"]["attempts"] == 1

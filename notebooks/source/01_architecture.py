@@ -137,6 +137,33 @@ assert all(TESTS_PATH not in allowed for allowed in ALLOWLIST.values())
 print("every path has at most one writer; nobody may write", TESTS_PATH)
 
 # %% [markdown]
+# ### The design in three sentences
+#
+# Sooner or later someone asks how your team of agents works: a colleague at a design review, or
+# an interviewer. "We used a multi-agent framework" is no answer, because a framework is where a
+# design is written down, not the design itself. Three facts are an answer, and you can put each
+# on a whiteboard before writing any code: **what decides success**, **what no model may touch**,
+# and **who decides whose turn it is**. The allowlist table above is the drawing that goes with
+# them. If you cannot fill in its columns, no framework will fill them in for you.
+#
+# Here are the three sentences for this course's team, read from the package so that they stay
+# true of the code:
+
+# %%
+from agent_team.oracle import CASES
+from agent_team.supervisor import supervise
+
+untouchable = [path for path in initial_repo() if not any(path in allowed for allowed in ALLOWLIST.values())]
+design = [
+    f"Success is run_tests(repo): {len(CASES)} cases kept in the oracle's own code, out of every role's reach.",
+    f"No role may write {', '.join(untouchable)}, so no model can change what passing means.",
+    f"Turns are routed by {supervise.__name__}(), a state machine in plain Python that stops after "
+    f"{supervise.__kwdefaults__['max_rounds']} coder turns at most.",
+]
+print("\n".join(design))
+assert untouchable == [TESTS_PATH]
+
+# %% [markdown]
 # ## A patch refused, live
 #
 # Roles never assign `repo[path] = ...` themselves. They return patches, and the supervisor passes
@@ -203,6 +230,40 @@ assert after is repo and after[SRC_PATH] == repo[SRC_PATH]
 # Refusing the whole turn keeps every state of the repo one that some role really proposed.
 
 # %% [markdown]
+# ### Before the allowlist: clean paths and a size cap
+#
+# `apply_turn` checks two more things, and it checks them *before* it looks a path up in the
+# allowlist.
+#
+# * **The path must be clean**: relative, with forward slashes, no `..` step and no control
+#   characters. Our allowlist is a set of exact paths, so `src/../tests/test_fizzbuzz.py` would be
+#   refused anyway. The early check still earns its place: in a real tool the repo is a folder on
+#   disk, where that path *is* the test file under another spelling, and the refusal says what is
+#   wrong with the path instead of only "not allowed".
+# * **A turn has a size limit**: at most `MAX_PATCHES` patches per turn and `MAX_CONTENT`
+#   characters per file. A fizzbuzz needs a few hundred characters. A policy stuck in a loop could
+#   send megabytes, and every byte would land in the repo, in the trace and in every later view (and,
+#   once a model fills a role, in every later prompt). The cap stops it at the door.
+#
+# Five attempts by the coder, all on its own file or aimed at the tests, and all refused:
+
+# %%
+from agent_team.repo import MAX_CONTENT, MAX_PATCHES
+
+attempts = {
+    "a path that climbs out": [{"path": "src/../tests/test_fizzbuzz.py", "content": "# every test passes\n"}],
+    "an absolute path": [{"path": "/src/fizzbuzz.py", "content": FULL_SOURCE}],
+    "a Windows-style path": [{"path": "src\\fizzbuzz.py", "content": FULL_SOURCE}],
+    "a file that is too big": [{"path": SRC_PATH, "content": FULL_SOURCE + "#" * MAX_CONTENT}],
+    "too many patches": [{"path": SRC_PATH, "content": FULL_SOURCE}] * (MAX_PATCHES + 1),
+}
+for what, patches in attempts.items():
+    after, error = apply_turn(repo, "coder", patches)
+    print(f"{what:23} -> {error}")
+    assert after is repo and error
+print(f"caps: {MAX_PATCHES} patches per turn, {MAX_CONTENT:,} characters per file")
+
+# %% [markdown]
 # ### Quick check
 
 # %%
@@ -259,6 +320,27 @@ assert (report["ok"], report["passed"], report["failed"]) == (False, 1, 3)
 assert all(f"fizzbuzz({n}) == {expected!r}" in repo[TESTS_PATH] for n, expected in CASES)
 assert run_tests({**repo, SRC_PATH: FULL_SOURCE})["ok"] is True
 print("stub: 1 of 4; correct source: 4 of 4")
+
+# %% [markdown]
+# ### Test-driven development, with a team
+#
+# If you have written code test-first, this loop will look familiar. In test-driven development
+# the tests exist before the code and fail (**red**), you write the code that makes them pass
+# (**green**), and green is when you stop. Our team runs exactly that cycle, with roles in it:
+# the spec and the oracle are there before any code, the stub starts red, the coder's only job is
+# to turn it green, and the first green ends the run. What the team adds to plain TDD is a
+# division of powers: the tests are frozen, so the coder cannot make them easier, and it is the
+# supervisor, not the coder, that notices green and stops.
+#
+# The cycle in a real run: the oracle's answer before any code, then after each coder turn.
+
+# %%
+cycle = supervise(max_rounds=4)
+colours = ["green" if e["tests"]["ok"] else "red" for e in cycle.trace if e["type"] == "tests"]
+before = "green" if run_tests(initial_repo())["ok"] else "red"
+print(f"before any code:       {before}")
+print(f"after each coder turn: {' -> '.join(colours)} | then the run stops: {cycle.status}")
+assert colours[-1] == "green" and "green" not in colours[:-1]  # it stops at the first green
 
 # %% [markdown]
 # Nothing a role *says* reaches this signal. Suppose the coder writes a Fizz-only version and

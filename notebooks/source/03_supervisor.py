@@ -29,7 +29,7 @@
 # | override | the supervisor stopping on green tests although the reviewer asked for changes |
 # | eval | a run with a fixed setup whose outcome is asserted, so a change that breaks it is caught |
 # | feedback | in `run_team`: what the coder is told about its last attempt, `"review: …"` or `"test: …"` |
-# | log | in `run_team`: the list of `(role, output)` pairs, in the order the agents spoke |
+# | log | in `run_team`: one `(role, output)` pair per agent call, oldest first |
 # | gate | a check that must pass before the next step may run (in `run_team`, the reviewer's approval) |
 
 # %%
@@ -209,6 +209,94 @@ stepper
 # %%
 stepper.go(4)
 print(stepper.text)
+
+# %% [markdown]
+# ### The supervisor is not ReAct
+#
+# ReAct is a well-known loop for a single agent: the model reasons about the situation, picks an
+# action, reads what the action returned, and picks again. Part 2's coder does something like it
+# inside its slot, changing its code after reading the oracle's report. The supervisor is built
+# the other way on purpose. It never reasons about what to do next: every transition in the trace
+# above follows a rule over facts the supervisor measured itself (did the tests pass? are rounds
+# left? is `PLAN.md` empty?), and nothing a role writes can pick the next state.
+#
+# Why insist? A loop that chooses its next step by reading words can be talked out of its rules.
+# Below, a coder writes the Fizz-only cut and announces that it is done. The first loop is a
+# stand-in for a manager that decides from the conversation, as a ReAct agent would (a real model
+# is subtler than this `if`, but it still decides from words, and nothing forces it to call the
+# tests). It stops on the announcement. The supervisor runs the oracle, sees red, and carries on.
+
+# %%
+from agent_team.faults import fizz_only_coder
+from agent_team.repo import apply_turn
+from agent_team.views import make_view
+
+
+def confident_coder(goal, view):
+    return {**fizz_only_coder(goal, view), "message": "done: all four cases pass"}
+
+
+def manager_loop(goal, coder, max_steps=4):
+    """ReAct-style: the next step is chosen from what the last step said."""
+    repo, said = initial_repo(), ""
+    for step in range(max_steps):
+        if "done" in said:  # the manager's reasoning: the coder says it is done, so finish
+            return repo, f"finished after {step} coder turn(s), because the coder said {said!r}"
+        out = coder(goal, make_view("coder", goal, repo, []))
+        repo, _ = apply_turn(repo, "coder", out["patches"])
+        said = out["message"]
+    return repo, "out of steps"
+
+
+talked_repo, how = manager_loop(GOAL, confident_coder)
+ours = supervise(max_rounds=4, coder=confident_coder)
+print("manager loop:", how, "| oracle:", run_tests(talked_repo)["passed"], "of 4")
+print("supervisor:  ", ours.status, "|", ours.stop_reason)
+assert not run_tests(talked_repo)["ok"] and ours.status == "budget"
+
+# %% [markdown]
+# The manager loop declared the job finished with half the cases failing; the supervisor, given
+# the same coder, spent its budget and said honestly that the tests still fail. That is the case
+# for a state machine: the same facts always give the same route (part 1 saw the trace repeat
+# event for event), each transition can be checked like any other code (the `assert`s in
+# section 1), and a run ends within `max_rounds` whatever anyone says. Keep ReAct-style reasoning
+# *inside* a role, where it helps the role do its job; keep the route between roles in code.
+#
+# ### Only the supervisor runs the tests
+#
+# In a run the oracle has exactly one caller: the supervisor, right after every coder turn, on the
+# repo as it really is. A policy is a Python function, so nothing stops a coder from importing
+# `run_tests` and calling it on whatever repo it likes. It gains nothing: what it finds out is
+# only words in its message. The `tests` events, the only reports anything downstream reads (the
+# coder's and reviewer's views, the stop decision), are written by the supervisor alone, one per
+# coder turn. Below, a coder tests a correct version in private, writes the Fizz-only cut, and
+# reports its private result.
+
+# %%
+from agent_team.policies import FULL_SOURCE
+
+
+def self_testing_coder(goal, view):
+    private = run_tests({**initial_repo(), "src/fizzbuzz.py": FULL_SOURCE})  # a repo of its own
+    return {**fizz_only_coder(goal, view), "message": f"I ran the tests myself: {private['passed']} of 4"}
+
+
+run = supervise(max_rounds=2, coder=self_testing_coder)
+for e in run.trace:
+    if e["type"] == "turn" and e["role"] == "coder":
+        print(f"round {e['round']}  the coder says:           {e['message']}")
+    elif e["type"] == "tests":
+        print(f"round {e['round']}  the supervisor's oracle: {e['tests']['passed']} of 4")
+states = [e["state"] for e in run.trace]
+assert all(states[i - 1] == "CODE" for i, state in enumerate(states) if state == "TEST")
+assert run.status == "budget" and all(e["tests"]["passed"] == 2 for e in run.trace if e["type"] == "tests")
+
+# %% [markdown]
+# The code under test cannot reach the oracle either: inside the sandbox there is no `run_tests`
+# to call, so a `fizzbuzz` that tries fails with a plain `NameError`, counted as a failed case.
+
+# %%
+print(run_tests({**initial_repo(), "src/fizzbuzz.py": "def fizzbuzz(n):\n    return run_tests({})\n"})["errors"][0][:62])
 
 # %% [markdown]
 # ## 3. What the budget counts

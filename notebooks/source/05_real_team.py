@@ -267,6 +267,89 @@ print(decision.proposal.text)
 assert decision.proposal.step == "S3"
 
 # %% [markdown]
+# ## A planned run, from plan to retry
+#
+# The gate above judged outcomes typed in by hand. Here a run produces them.
+# `execute_plan(plan, goal, do_step, approve)` carries out a plan one step at a time: the coder
+# (the *executor* of the notes' tool) gets one `ExecutorContract` per step. A step that only reads
+# runs at once; a step that writes files or runs code first asks `approve(contract)`, a person's
+# yes or no. Every change of hands leaves a handoff, as in section 2.
+#
+# It starts with the planner's handoff. Next to its summary and next action it carries a **risk
+# summary**: which steps will write files or run code, so that whoever approves them knows before
+# anything runs.
+
+# %%
+from agent_team.execution import PlanRun, execute_plan, plan_handoff
+
+planned = plan_handoff(plan)
+print("summary:     ", planned.summary)
+print("risk summary:", planned.risk_summary)
+print("next action: ", planned.next_action)
+assert planned.risk_summary == "S1 writes files; S2 writes files; S3 runs code; S4 writes files"
+
+# %% [markdown]
+# Now run the plan. `do_step` stands in for the coder doing the work (it returns what it did;
+# raising would fail the step), and the person asked for approval says no to S2. The executor
+# hands off when execution starts, after every step (the skipped one says why) and at the end.
+
+# %%
+def do_step(contract):
+    return f"done: {contract.title}"
+
+
+def approve(contract):
+    answer = contract.step_id != "S2"
+    print(f"approve {contract.step_id} ({contract.risk})?", "yes" if answer else "no")
+    return answer
+
+
+executed = execute_plan(plan, GOAL, do_step, approve)
+show_table(["status", "summary", "next action", "risk summary"],
+           [[h.status, h.summary, h.next_action, h.risk_summary] for h in executed.handoffs],
+           "the executor's handoffs")
+print("execution says:", executed.execution_status)
+
+# %% [markdown]
+# Execution says `success`, because no step raised: the failure of section 3, this time produced
+# by a real run. `reviewed()` applies the gate, keeps its report and adds the reviewer's handoff.
+# The run is now `failed`, and the retry proposal carries two more fields: the **suggested
+# command** that would carry it out, and **requires approval**, which is true whenever there is a
+# command to run.
+
+# %%
+final = executed.reviewed()
+proposal = final.review.decision.proposal
+print("final status:      ", final.status)
+print("recommended action:", proposal.action, "on", proposal.step)
+print("suggested command: ", proposal.command)
+print("requires approval: ", "yes" if proposal.requires_approval else "no")
+print("reviewer hands off:", final.handoffs[-1].next_action)
+assert (executed.execution_status, final.status) == ("success", "failed") and proposal.requires_approval
+
+# %% [markdown]
+# Nothing has run: the command is text for a person to read. The whole story is saved as **one
+# record**, the plan with its outcomes, every handoff and the review, so the saved plan answers
+# three questions on its own: who planned, what the executor completed or skipped, and what the
+# reviewer recommends. Like every contract it survives a trip through JSON unchanged:
+
+# %%
+saved_run = json.dumps(final.to_dict())
+restored = PlanRun.from_dict(json.loads(saved_run))
+assert restored == final
+print(f"{len(saved_run):,} characters of JSON; handoffs by", [h.role for h in restored.handoffs])
+
+# %% [markdown]
+# The person agrees, and runs the suggested command, saying yes this time. Only S2 runs, and the
+# gate passes it:
+
+# %%
+assert proposal.command == "execute_plan(plan, goal, do_step, approve, steps=['S2'])"
+retried = execute_plan(plan, GOAL, do_step, lambda contract: True, steps=["S2"]).reviewed()
+print([(o.step, o.status) for o in retried.outcomes], "->", retried.status)
+assert retried.status == "success"
+
+# %% [markdown]
 # ## Exercise 5.1 — the reviewer gate
 #
 # Write `gate(outcomes)`. `outcomes` is a list of dicts in plan order, possibly empty, possibly long;
@@ -338,15 +421,39 @@ show_table(["role", "name", "model", "system prompt"],
 
 # %% [markdown]
 # A mistake in the file is refused with the field it concerns and what to write instead. People
-# coming from other tools often say `executor` for our coder, or `prompt` for the system prompt:
+# coming from other tools often name a role we do not have, or say `prompt` for the system prompt:
 
 # %%
-for mistake in ('[agents.executor]\nmodel = "scripted"', '[agents.coder]\nprompt = "Be brief."',
+for mistake in ('[agents.tester]\nmodel = "scripted"', '[agents.coder]\nprompt = "Be brief."',
                 "[agents.coder]\nmodel = 3"):
     try:
         load_config(mistake)
     except ValueError as err:
         print(err)
+
+# %% [markdown]
+# > **A choice we made: `[agents.executor]` is read as the coder.** The tool in the design notes
+# > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. We
+# > could have refused `executor`, to keep one word per role. We accept it instead, as a second
+# > name for the coder's table, so that a configuration written for that tool loads as it is; and
+# > we keep our one word everywhere else: the slot is still `team["coder"]`, and a configuration
+# > written back out (`to_dict`) says `coder`. Two names for one slot could disagree with each
+# > other, so a file that sets both `[agents.executor]` and `[agents.coder]` is refused.
+
+# %%
+NOTES_TOML = """
+[agents.executor]
+model = "fake"
+system_prompt = "Carry out the one approved step, then stop and report."
+"""
+from_notes = load_config(NOTES_TOML)
+print("the coder slot:  ", from_notes["coder"].model, "|", from_notes["coder"].system_prompt)
+print("written back as: ", sorted(from_notes.to_dict()["agents"]))
+try:
+    load_config(NOTES_TOML + '[agents.coder]\nname = "Ada"\n')
+except ValueError as err:
+    print(err)
+assert from_notes["coder"].system_prompt.startswith("Carry out")
 
 # %% [markdown]
 # ## 6. The LLM slot
@@ -398,6 +505,23 @@ print(model.prompts[1].split("\n\n")[-1])
 print(model.prompts[0][:700])
 
 # %% [markdown]
+# That was the start of one prompt. Here is, in full, what each role would be sent on one of its
+# turns in a default run, with the default system prompts: the system prompt, the role tag, the
+# files it may write, its view, and the reply format. Read them as a model would; each is all
+# that role gets to know.
+
+# %%
+from agent_team.llm import DEFAULT_PROMPTS, build_prompt
+
+default_run = supervise()
+turn_of = {(e["role"], e["round"]): e for e in default_run.trace if e["type"] == "turn"}
+for role, rnd in (("planner", 0), ("coder", 2), ("reviewer", 1)):
+    prompt = build_prompt(role, GOAL, turn_of[role, rnd]["view"])
+    print(f"======== the {role}'s prompt in round {rnd} ({len(prompt):,} characters) ========")
+    print(prompt, end="\n\n")
+    assert prompt.startswith(DEFAULT_PROMPTS[role]) and f"Role: {role}" in prompt
+
+# %% [markdown]
 # When every attempt fails, the role does nothing this turn and says why, and the team goes on:
 # the oracle still runs, the budget still counts.
 
@@ -407,6 +531,65 @@ run = supervise(coder=mute, max_rounds=2)
 print(run.status, "-", run.stop_reason)
 print([e["message"] for e in run.trace if e["type"] == "turn" and e["role"] == "coder"][0])
 assert run.status == "budget"
+
+# %% [markdown]
+# ### A model beside the gate: the advisory reviewer
+#
+# The gate is deterministic and should stay that way. A model can still help the person who
+# decides, as long as it only **advises**. `advise(report, model)` shows the model the gate's own
+# summary of a run and asks for a recommendation: `accept`, `retry_step`, `resume_plan`,
+# `user_decision` or `inspect` (look closer before deciding), with risk notes and tests to run.
+# The advice is kept beside the gate's report. It never changes the report's status, runs
+# nothing and retries nothing; a model that fails gives advice with an error and no action.
+#
+# Here is the prompt for the planned run above, the one the gate blocked, and one answer:
+
+# %%
+from agent_team.advice import advice_prompt, advise
+
+print(advice_prompt(final.review))
+adviser = ScriptedModel([json.dumps({"action": "inspect", "notes": "S2 never ran; find out why it was denied",
+                                     "suggested_tests": ["run the oracle once S2 is done"]})])
+advice = advise(final.review, adviser)
+print("\nthe model advises:", advice.action, "-", advice.notes)
+print("the run's status: ", final.review.status, "(the gate's, unchanged)")
+assert advice.action == "inspect" and final.review.status == "failed"
+
+# %% [markdown]
+# ### The eval: the gate against a model
+#
+# Is the advice any good? Measure before you trust: put the same cases through the gate and
+# through the model, and look at where they part ways. `compare_reviewers(cases, model)` does
+# that. The model here is a stand-in with a shortcut of its own, the kind a hurried reader takes:
+# it asks for a retry when a step failed and accepts everything else.
+
+# %%
+from agent_team.advice import agreement, compare_reviewers
+
+
+def hurried_model(prompt):
+    gate_line = next(line for line in prompt.splitlines() if line.startswith("Gate:"))
+    return json.dumps({"action": "retry_step" if " failed" in gate_line else "accept", "notes": "a quick look"})
+
+
+CASES = [
+    ("every step done", "success", [{"step": "S1", "status": "success", "risk": "write"}]),
+    ("S2 skipped", "success", [{"step": "S1", "status": "success"}, {"step": "S2", "status": "skipped"}]),
+    ("S2 failed", "failed", [{"step": "S1", "status": "success"}, {"step": "S2", "status": "failed"}]),
+    ("cancelled at S1", "cancelled", [{"step": "S1", "status": "cancelled"}]),
+]
+rows = compare_reviewers(CASES, hurried_model)
+show_table(["case", "gate", "model", "agree", "final status"],
+           [[r["case"], r["gate"], r["model"], r["agree"], r["status"]] for r in rows], "gate against model")
+print(f"agreement: {agreement(rows):.0%}")
+assert [r["agree"] for r in rows] == [True, False, True, False]
+
+# %% [markdown]
+# The model agrees on the easy cases, and would accept a skipped step and a cancelled plan: the
+# very outcomes the gate exists to stop. Because the gate decides and the model only advises, a
+# wrong recommendation costs a person a second look, never a wrong status. An eval like this, run
+# over many more cases, is how you would decide whether a model has earned a bigger say: on
+# evidence, not on how convincing its notes sound.
 
 # %% [markdown]
 # ### Plugging in a real model (not run here)
@@ -481,6 +664,13 @@ Quiz(
 #
 # That is the course. The team you built is small, but every rule in it — taking turns, allowlists,
 # an oracle, a budget, a gate — is one a real multi-agent tool needs.
+
+# %% [markdown]
+# **The whole course on one page.** [recap.md](recap.md) holds the state machine, every rule and
+# every word of parts 1 to 5 on a single sheet to print or keep open beside your own code. It sits
+# next to the part notebooks, in the top folder of the file browser (open it with *Open With →
+# Markdown Preview* to read it formatted). Part 6 follows, where you extend the team yourself, and
+# then an appendix that puts the same ideas beside the frameworks you are likely to meet.
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after

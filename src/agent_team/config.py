@@ -12,6 +12,7 @@ defaults (the course's fake policy and the default system prompt)::
 
 A file holds names, never functions or keys: ``team.policies(models={"my-model": ask})``
 turns each name into a policy, with ``"fake"`` meaning the course's fake.
+``[agents.executor]`` is read as ``[agents.coder]`` (the name the design notes' tool uses).
 """
 
 import dataclasses
@@ -33,6 +34,10 @@ ROLE_FIELDS = ("name", "system_prompt", "model")
 # Words people reach for from other tools; the message names ours instead.
 _SYNONYMS = {"executor": "coder", "prompt": "system_prompt", "system": "system_prompt",
              "model_name": "model", "llm": "model", "agent": "agents", "roles": "agents"}
+# Role tables read under another name. The planner/executor/reviewer tool of the design notes
+# calls the role that carries out a step the executor, so its [agents.executor] fills our coder
+# slot and its config files load unchanged; a file may name the slot only once.
+ROLE_ALIASES = {"executor": "coder"}
 
 
 @dataclass
@@ -121,8 +126,10 @@ def _unknown(where, key, fields, noun="field"):
     """The error for a key we do not know, naming the one meant when we can tell."""
     meant = _SYNONYMS.get(str(key).lower())
     if meant is None or meant not in fields:
-        near = difflib.get_close_matches(str(key), fields, n=1)
-        meant = near[0] if near else None
+        # a misspelt synonym ('executer') counts as the synonym, so it names our word too
+        words = [*fields, *(w for w, ours in _SYNONYMS.items() if ours in fields)]
+        near = difflib.get_close_matches(str(key), words, n=1)
+        meant = _SYNONYMS.get(near[0], near[0]) if near else None
     hint = f"write {meant!r} instead" if meant else f"the {noun}s here are {', '.join(fields)}"
     return ValueError(f"{where}: unknown {noun} {key!r}; {hint}")
 
@@ -179,21 +186,27 @@ def load_config(source):
     agents = data.get("agents", {})
     if not isinstance(agents, dict):
         raise ValueError(f"{where}: agents must be a table of roles, like [agents.coder], not {type(agents).__name__}")
-    slots = {}
-    for role, table in agents.items():
+    slots, written = {}, {}  # role -> its RoleConfig, and the table name the file used for it
+    for name, table in agents.items():
+        role = ROLE_ALIASES.get(name, name)
         if role not in ROLES:
-            raise _unknown(f"{where}: agents", role, ROLES, "role")
+            raise _unknown(f"{where}: agents", name, ROLES, "role")
+        if role in written:
+            alias = name if name != role else written[role]
+            raise ValueError(f"{where}: [agents.{written[role]}] and [agents.{name}] both configure the {role}; "
+                             f"keep one of them ({alias} is another name for {role})")
+        written[role] = name
         if not isinstance(table, dict):
-            raise ValueError(f"{where}: agents.{role} must be a table with {', '.join(ROLE_FIELDS)}, "
+            raise ValueError(f"{where}: agents.{name} must be a table with {', '.join(ROLE_FIELDS)}, "
                              f"not {type(table).__name__}")
         for key, value in table.items():
             if key not in ROLE_FIELDS:
-                raise _unknown(f"{where}: agents.{role}", key, ROLE_FIELDS)
+                raise _unknown(f"{where}: agents.{name}", key, ROLE_FIELDS)
             if not isinstance(value, str):
-                raise ValueError(f"{where}: agents.{role}.{key} must be a string in quotes, "
+                raise ValueError(f"{where}: agents.{name}.{key} must be a string in quotes, "
                                  f'like {key} = "...", not {type(value).__name__} {value!r:.40}')
             if key == "model" and not value.strip():
-                raise ValueError(f"{where}: agents.{role}.model is empty; write a model name, "
+                raise ValueError(f"{where}: agents.{name}.model is empty; write a model name, "
                                  f"or leave it out to use the default")
         slots[role] = RoleConfig(role, table.get("name"), table.get("system_prompt"), table.get("model", default))
     return TeamConfig(**{role: slots.get(role) or RoleConfig(role, model=default) for role in ROLES})

@@ -228,12 +228,24 @@ class StepOutcome(_Record):
 
 @dataclass
 class RetryProposal(_Record):
-    """A read-only recommendation; nothing retries until a person says so."""
+    """A read-only recommendation; nothing retries until a person says so.
+
+    ``command`` is the call that would carry it out, as text for a person to
+    run (None when there is nothing to run); any command requires approval.
+    """
 
     action: str
     step: str | int | None
     text: str
+    command: str | None = None
+    requires_approval: bool = False
     _choices = {"action": ACTIONS}
+
+    @classmethod
+    def _check(cls, values, where):
+        if values.get("command") is not None and not values.get("requires_approval"):
+            raise ValueError(f"{where}.requires_approval must be true when there is a command: "
+                             "a proposal never runs anything without a person's approval")
 
 
 @dataclass
@@ -278,7 +290,8 @@ class ReviewReport(_Record):
     def handoff(self):
         """The reviewer's handoff to the user."""
         verdict = "the gate passed" if self.decision.passed else "the gate blocked: " + "; ".join(self.decision.reasons)
-        return Handoff(role="reviewer", summary=verdict, status=self.status, next_action=self.next_action)
+        return Handoff(role="reviewer", summary=verdict, status=self.status, next_action=self.next_action,
+                       risk_summary="; ".join(self.decision.risk_notes))
 
 
 @dataclass
@@ -290,6 +303,7 @@ class Handoff(_Record):
     status: str
     next_action: str
     round: int = 0
+    risk_summary: str = ""  # what the work handed on may do to the world, e.g. "S2 writes files"
     _choices = {"role": ROLES, "status": STEP_STATUSES}
 
     @classmethod

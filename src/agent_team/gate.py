@@ -11,8 +11,9 @@ Rules, in order of importance:
 * Risk never blocks by itself. A step that writes files or runs code adds a
   risk note and suggested checks, so the person accepting knows what to look at
   (unless it was skipped: a step that never ran did nothing risky).
-* When the gate blocks it makes one read-only :class:`~agent_team.contracts.RetryProposal`.
-  It is data and text: nothing here retries, resumes or runs anything.
+* When the gate blocks it makes one read-only :class:`~agent_team.contracts.RetryProposal`,
+  with the command that would carry it out and ``requires_approval``. It is data
+  and text: nothing here retries, resumes or runs anything.
 * :func:`review_run` applies the gate to a run that execution already called
   successful; if the gate blocks, the run ends as ``failed`` with the reason kept.
 
@@ -52,6 +53,11 @@ _PROPOSALS = {
     "cancelled": ("resume_plan", "The plan was cancelled at step {step}. Resume the plan from {step} "
                   "when you are ready; nothing resumes automatically."),
 }
+
+# The call a person would run to carry a proposal out (agent_team.execution.execute_plan with
+# the names they used); the proposal only shows it. A cancelled plan resumes from the
+# cancelled step to the end; a failed or skipped step is retried on its own.
+COMMAND = "execute_plan(plan, goal, do_step, approve, steps={steps!r})"
 
 # What a risky step should be checked for, whatever its status.
 _RISK_NOTES = {
@@ -158,10 +164,13 @@ def review_gate(outcomes):
     if not reasons:
         return GateDecision(passed=True, risk_notes=notes, suggested_checks=checks)
     kind = next(k for k in PRECEDENCE if any(s[1] == k for s in steps))
-    step, _, _, detail, _ = next(s for s in steps if s[1] == kind)
+    at = next(i for i, s in enumerate(steps) if s[1] == kind)
+    step, _, _, detail, _ = steps[at]
     action, text = _PROPOSALS[kind]
+    targets = [s[0] for s in steps[at:]] if kind == "cancelled" else [step]
     proposal = RetryProposal(action=action, step=step,
-                             text=text.format(step=step, detail=f" ({detail})" if detail else ""))
+                             text=text.format(step=step, detail=f" ({detail})" if detail else ""),
+                             command=COMMAND.format(steps=targets), requires_approval=True)
     return GateDecision(passed=False, reasons=reasons, risk_notes=notes, suggested_checks=checks,
                         proposal=proposal)
 

@@ -31,6 +31,7 @@ PARTS = (
     ("part3", "Part 3: the supervisor", (("3.1", "run_team"),)),
     ("part4", "Part 4: failure injection", (("4.1", "fault eval"), ("4.2", "hardening rule"))),
     ("part5", "Part 5: from fakes to a real team", (("5.1", "gate"),)),
+    ("part6", "Part 6: your own team", (("6.1", "your fault"), ("6.2", "run through the gate"))),
 )
 
 _OFF = {"0", "off", "false", "no", "disabled"}

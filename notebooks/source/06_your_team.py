@@ -1,0 +1,331 @@
+# %% [markdown]
+# # Part 6 — Your own team
+#
+# Parts 1 to 5 built a team and then broke it, always with faults and rules we had prepared for
+# you. In this last part you extend the team yourself, twice, and each extension is graded end to
+# end:
+#
+# 1. **A fault of your own** (**exercise 6.1**). Invent a way for the team to go wrong that part 4
+#    did not try, say how the run must still end, and write the *evidence* function that finds the
+#    proof in the trace. That is an eval: a fault, an expected outcome, and a check that the
+#    outcome happened for the right reason.
+# 2. **The whole run through the gate** (**exercise 6.2**). Part 5's gate judged step outcomes
+#    typed by hand. Here you read a real run as four steps of work, so that a run whose tests
+#    passed but whose work is incomplete ends with a status of its own: `blocked`.
+#
+# The stepper and the comparison from parts 2 to 4 show *your* team at work. About 45 minutes.
+#
+# **Words this part uses**
+#
+# | word | meaning here |
+# |---|---|
+# | evidence | the trace event that shows a fault being caught: a refusal, an override, an oracle error |
+# | evidence function | `evidence(run) -> str or None`: finds that event, and finds nothing in a healthy run |
+# | step outcome | as in part 5: a step's `success`, `failed`, `skipped` or `cancelled`, with its risk |
+# | `blocked` | the gate's own status: the tests passed, but some step of the work was not done |
+
+# %%
+import json
+
+from agent_team.faults import FAULTS, run_fault
+from agent_team.limits import call_limited
+from agent_team.policies import FULL_SOURCE, fake_reviewer
+from agent_team.repo import PLAN_PATH, SRC_PATH
+from agent_team.supervisor import supervise
+from agent_team.widgets import show_table
+
+healthy = supervise(max_rounds=4)
+print("the healthy team:", healthy.status, "in", healthy.rounds, "rounds")
+
+# %% [markdown]
+# ## 1. A fault is an eval waiting to be written
+#
+# In part 4 every fault was data: what goes wrong, the keyword arguments for `supervise` that
+# inject it, and the status the team must still reach. One thing was missing from that data: *how
+# you know the run ended for the right reason*. A `pass` because the supervisor overrode a stubborn
+# reviewer and a `pass` because the reviewer happened to approve look the same from the status
+# alone. So your fault carries a fourth piece, an **evidence function**: it searches the trace for
+# the event that proves the fault was caught, and returns it in words (or `None` when there is
+# none).
+#
+# Here is that shape for one of part 4's faults, the reviewer that never approves. Its evidence
+# is the override on the last review:
+
+# %%
+def override_seen(run):
+    """The override on green tests, in words; None when no review was overridden."""
+    for e in run.trace:
+        if e["type"] == "turn" and e.get("override"):
+            return f"round {e['round']}: {e['decision']}"
+    return None
+
+
+EXAMPLE = {"name": "reviewer never approves", "kwargs": FAULTS["reviewer never approves"].kwargs,
+           "expect": "pass", "evidence": override_seen}
+example_run = supervise(**EXAMPLE["kwargs"])
+print("status:   ", example_run.status, "(expected", EXAMPLE["expect"] + ")")
+print("evidence: ", EXAMPLE["evidence"](example_run))
+print("healthy:  ", EXAMPLE["evidence"](healthy))
+assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
+
+# %% [markdown]
+# The last line is the part people forget: **evidence must be specific**. A function that finds
+# "evidence" in a healthy run too would pass whatever happened, and an eval that cannot fail
+# protects nothing.
+#
+# ## Exercise 6.1 — a fault of your own
+#
+# Write `MY_FAULT`, a dict with four keys:
+#
+# * `"name"`: the fault in a few words;
+# * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
+#   `reviewer`, `tamper`, `checks`, `max_rounds`), using **a policy or hook you write**, not one
+#   of part 4's ten;
+# * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
+# * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds
+#   nothing in a healthy run.
+#
+# The grader runs your fault, checks that it really changes what happens, that the run ends as you
+# said and replays identically, and that your evidence is found in your run and only there.
+#
+# <details><summary>Ideas, if you need one</summary>
+#
+# A coder that writes an empty file. A coder that also tries to write the plan (a coder acting as
+# planner). A reviewer that "helps" by patching the source. A coder that sends more patches than a
+# turn may carry. A coder that ignores the plan and the tests and rewrites the stub. For each, first
+# run `supervise(...)` with it and read the trace (`RoundStepper(run)`), then decide what to expect.
+# </details>
+
+# %% tags=["exercise"]
+# BEGIN SOLUTION
+def reviewer_fixes_code(goal, view):
+    """A reviewer that 'helps' by patching the source along with its verdict (a reviewer acting as coder)."""
+    out = fake_reviewer(goal, view)
+    return {**out, "patches": out["patches"] + [{"path": SRC_PATH, "content": FULL_SOURCE}]}
+
+
+def reviewer_turn_refused(run):
+    for e in run.trace:
+        if e["type"] == "turn" and e["role"] == "reviewer" and not e["applied"] and e["error"]:
+            return f"round {e['round']}: {e['error']}"
+    return None
+
+
+MY_FAULT = {
+    "name": "the reviewer patches the source",
+    "kwargs": {"reviewer": reviewer_fixes_code, "max_rounds": 4},
+    "expect": "pass",
+    "evidence": reviewer_turn_refused,
+}
+# END SOLUTION
+# STUB: MY_FAULT = None  # {"name": ..., "kwargs": {...}, "expect": "pass" or "budget", "evidence": a function}
+
+# %% [markdown]
+# Try it before grading it: your run's ending, your evidence, and what your evidence says about
+# the healthy team (it should say nothing).
+
+# %%
+if MY_FAULT is None:
+    mine = None
+    print("MY_FAULT is not written yet: fill in the exercise cell above, then run this cell again.")
+else:
+    mine = supervise(**MY_FAULT["kwargs"])
+    print(f"your run: {mine.status} after {mine.rounds} rounds | {mine.stop_reason}")
+    for label, run in (("your run", mine), ("the healthy run", healthy)):
+        found = call_limited(MY_FAULT["evidence"], run, seconds=2.0)
+        print(f"evidence on {label}:", found.value if found.ok else f"it failed: {found.error!r}")
+
+# %% [markdown]
+# Your team beside the healthy one: the comparison marks the first event where they part ways.
+# Then step through your run event by event.
+
+# %%
+from agent_team.widgets import CompareRuns, RoundStepper
+
+CompareRuns(healthy, mine, labels=("healthy team", MY_FAULT["name"])) if mine else None
+
+# %%
+RoundStepper(mine) if mine else None
+
+# %%
+from agent_team.grading import check_my_fault
+
+report = check_my_fault(MY_FAULT)
+report
+
+# %% tags=["quiz"]
+from agent_team.widgets import Quiz
+
+Quiz(
+    "Your evidence function returns 'caught!' for every run it is given. Your fault really works and "
+    "the status is right. Why does the grader still fail the eval?",
+    ["Because 'caught!' is too short a message",
+     "Because it finds evidence in a healthy run too, so the eval would pass even if the fault were "
+     "never caught",
+     "Because evidence functions must return None",
+     "Because the grader compares your message with its own"],
+    answer=1,
+    explanation="An eval is only worth something if it can fail. Evidence that shows up in every run "
+                "says nothing about yours; it must point at an event only your fault causes.",
+    explanations=[
+        "Length has nothing to do with it; a short message that names the event is fine.",
+        None,
+        "None is the answer for a run with no evidence, such as the healthy one. On your faulty run it "
+        "must return the evidence.",
+        "The grader never compares wording. It checks that your function finds something in your run "
+        "and nothing in a healthy one.",
+    ],
+)
+
+# %% [markdown]
+# ## 2. The whole run through the gate
+#
+# `supervise` ends a run on the oracle or the budget, and that answers one question: does the code
+# pass? Part 5's gate answers another: **was every step of the work done?** Read a finished run as
+# the four steps it always follows:
+#
+# | step | risk | success means |
+# |---|---|---|
+# | `plan` | `write` | `PLAN.md` holds a plan at the end of the run (empty: `failed`) |
+# | `code` | `write` | at least one coder turn landed (none landed: `failed`; no coder turn at all: `skipped`) |
+# | `tests` | `execute` | the last test run was green (red: `failed`; never ran: `skipped`) |
+# | `review` | `write` | the last reviewer turn left a verdict (none: `failed`; no reviewer turn: `skipped`) |
+#
+# Give those outcomes to the gate and a run can pass its tests and still be incomplete. Part 4's
+# greedy planner is the clearest case: the coder got fizzbuzz right, so `supervise` says `pass`;
+# but every planner turn was refused, so the team finished **without a plan**, and the gate blocks
+# it. That is the status this part adds: `blocked`.
+#
+# > **A choice we made: the gate judges a finished run; it does not stop one.** We could have put
+# > the gate inside `supervise` and stopped a run the moment a step failed. But the supervisor's
+# > ending is already complete and replayable, and a step such as `review` is only known at the
+# > end. So the gate reads the finished run and can only take a `pass` away (`blocked`); a
+# > `budget` run stays `budget`. Parts 1 to 5 keep their meaning, and the gate adds its question on
+# > top.
+#
+# ## Exercise 6.2 — `run_outcomes(run)`
+#
+# Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
+# outcomes above as dicts `{"step", "status", "risk"}`, in the order plan, code, tests, review.
+# The grader compares them with the reference on healthy runs (0, 1 and 4 rounds) and on all of
+# part 4's faults, and checks the status the gate then gives each run.
+#
+# <details><summary>Hint</summary>
+#
+# Turns are trace events with `type == "turn"` and a `role`; a turn that landed has
+# `applied == True`; a reviewer turn carries `verdict` (None when it left none). Test runs are
+# events with `type == "tests"`, and `e["tests"]["ok"]` says whether they were green.
+# </details>
+
+# %% tags=["exercise"]
+def run_outcomes(run):
+    # BEGIN SOLUTION
+    def turns(role):
+        return [e for e in run.trace if e["type"] == "turn" and e["role"] == role]
+
+    def outcome(step, risk, done, never=False):
+        return {"step": step, "risk": risk, "status": "skipped" if never else "success" if done else "failed"}
+
+    tests = [e["tests"] for e in run.trace if e["type"] == "tests"]
+    coder, reviewer = turns("coder"), turns("reviewer")
+    return [
+        outcome("plan", "write", bool(run.repo.get(PLAN_PATH, "").strip())),
+        outcome("code", "write", any(e["applied"] for e in coder), never=not coder),
+        outcome("tests", "execute", bool(tests) and tests[-1]["ok"], never=not tests),
+        outcome("review", "write", bool(reviewer) and reviewer[-1].get("verdict") is not None, never=not reviewer),
+    ]
+    # END SOLUTION
+
+# %% [markdown]
+# Try it on the greedy planner's run first: the plan step should fail, and the others succeed.
+
+# %%
+greedy = run_fault("planner writes code")
+try:
+    print(json.dumps(run_outcomes(greedy), indent=1))
+except NotImplementedError:
+    print("run_outcomes is not written yet: fill in the exercise cell above, then run this cell again.")
+
+# %%
+from agent_team.grading import check_run_outcomes
+
+report = check_run_outcomes(run_outcomes)
+report
+
+# %% [markdown]
+# ## 3. Your team, end to end
+#
+# Every fault of part 4, and yours, with the two endings side by side: what `supervise` says, and
+# what the gate says once your `run_outcomes` has read the run.
+
+# %%
+from agent_team.gated import gated
+
+runs = [(name, run_fault(name)) for name in FAULTS] + ([(MY_FAULT["name"] + " (yours)", mine)] if mine else [])
+rows = []
+for name, run in runs:
+    judged = call_limited(lambda: gated(run, run_outcomes(run)), seconds=2.0)
+    if judged.ok:
+        verdict = judged.value.status
+    elif isinstance(judged.error, NotImplementedError):
+        verdict = "(write run_outcomes first)"
+    else:
+        verdict = f"failed: {judged.error!r}"[:60]
+    rows.append([name, run.status, verdict])
+show_table(["run", "supervise says", "through the gate"], rows, "your team, end to end")
+
+# %% [markdown]
+# Where the two columns differ, the tests passed but the work was not all done: a plan that was
+# never written, or a review that never landed. Neither would have shown up in the status alone.
+
+# %% tags=["quiz"]
+Quiz(
+    "The greedy planner's run passes its tests, and the gate blocks it. What is the right reading?",
+    ["The gate is wrong: passing tests are the only success signal",
+     "The code is correct, but the team's work is incomplete: no plan was ever written, so the run "
+     "cannot count as a complete success",
+     "The coder cheated, so the tests should have failed",
+     "The supervisor should have stopped the run when the planner was refused"],
+    answer=1,
+    explanation="The two answer different questions. The oracle says the code works; the gate says "
+                "whether every step of the work was done. A blocked run is one to look at, not one to "
+                "throw away: its proposal says which step to retry.",
+    explanations=[
+        "The oracle is still the only signal that the *code* works, and the gate never turns red tests "
+        "green. It only refuses to call incomplete work a success.",
+        None,
+        "The coder did nothing wrong: its patches were legal and correct. The planner's turns were the "
+        "ones refused.",
+        "Stopping on a refused planner turn would end runs that can still succeed (the coder does not "
+        "need the plan here). The supervisor goes on, and the gate reports the missing step at the end.",
+    ],
+)
+
+# %% [markdown]
+# > **A choice we made: no fifth role in this part.** A natural capstone would be a role of your
+# > own, such as a security reviewer. Today the engine's roles are fixed in a few tables (the
+# > roles, their allowlists, their views), and a new role is an engine change that has to be made
+# > once, documented and tested, before a learner can be graded on it fairly. Until then this part
+# > sticks to what you can extend without touching the engine: policies, hooks, evals and the
+# > gate, all through the same public functions you used in parts 1 to 5.
+#
+# ## Recap
+#
+# * A fault becomes an **eval** when it carries its expected status *and* evidence that is found in
+#   the faulty run and nowhere else.
+# * Your fault ran under the same supervisor as part 4's ten, and the state machine held.
+# * Reading a run as **four steps** lets the reviewer gate judge a whole run: tests can pass while
+#   the work is incomplete, and such a run ends `blocked`, never `pass`.
+#
+# **Next, the appendix:** the ideas of this course beside AutoGen, LangGraph, CrewAI, MetaGPT and
+# ChatDev. And the whole course on one page: [recap.md](recap.md).
+
+# %% [markdown]
+# Where you stand in the whole course (each grader records its last result; run it again after
+# changing your code):
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+from agent_team.widgets import Progress
+
+Progress()

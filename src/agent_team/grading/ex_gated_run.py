@@ -1,0 +1,93 @@
+"""Exercise 6.2: grade ``run_outcomes(run)``, a finished run read as four step outcomes.
+
+Requirements (each sentence of the exercise text, and the check that grades it):
+
+=====================================================================  =============================
+the exercise says                                                      check
+=====================================================================  =============================
+the four outcomes as dicts ``{"step", "status", "risk"}``, in the      ``shape``
+order plan, code, tests, review
+plan: PLAN.md holds a plan at the end (else failed)                    ``plan step``
+code: a coder turn landed (none: failed; no turn: skipped)             ``code step``
+tests: the last run green (red: failed; never ran: skipped)            ``tests step``
+review: the last review left a verdict (none: failed; no turn:         ``review step``
+skipped)
+the status the gate then gives each run                                ``gated status``
+=====================================================================  =============================
+
+Scenarios: healthy runs with 0, 1 and 4 rounds and every fault of part 4,
+compared step by step with :func:`agent_team.gated.run_outcomes`.
+Measured (tests/test_grading_capstone.py): the reference passes; a plan step
+always 'success' and 'failed' for 'skipped' fail their own checks.
+"""
+
+import copy
+
+from ..faults import FAULTS, run_fault
+from ..gated import STEPS, gated
+from ..gated import run_outcomes as reference_outcomes
+from ..supervisor import supervise
+from .core import Report, call_learner, show
+
+__all__ = ["check_run_outcomes", "REQUIREMENTS"]
+
+REQUIREMENTS = (
+    ("shape", "four dicts with step, status and risk, for plan, code, tests, review in order"),
+    *((f"{step} step", f"the {step} step has the right status, and risk {risk!r}") for step, risk in STEPS),
+    ("gated status", "with your outcomes, the gate gives every run the right status"),
+)
+
+
+def grading_runs():
+    """``[(name, run)]``: healthy runs at three budgets and every fault of part 4."""
+    runs = [(f"healthy team, max_rounds={b}", supervise(max_rounds=b)) for b in (0, 1, 4)]
+    return runs + [(name, run_fault(name)) for name in FAULTS]
+
+
+def _outcome_shape(value):
+    if not isinstance(value, (list, tuple)) or len(value) != len(STEPS):
+        return f"it returned {show(value)}; return a list of {len(STEPS)} outcomes, one per step."
+    for i, (item, (step, _)) in enumerate(zip(value, STEPS)):
+        if not isinstance(item, dict) or not {"step", "status", "risk"} <= set(item):
+            return f"outcome {i} is {show(item)}; each is a dict with 'step', 'status' and 'risk'."
+        if item["step"] != step:
+            return f"outcome {i} is for step {show(item['step'])}; the steps are, in order: " + \
+                   ", ".join(s for s, _ in STEPS) + "."
+    return None
+
+
+def check_run_outcomes(fn):
+    """Grade exercise 6.2: ``run_outcomes(run)`` against the reference over healthy and faulty runs."""
+    report = Report("Exercise 6.2: a whole run through the gate", exercise="6.2",
+                    hint="Look at the run's trace and final repo: PLAN.md at the end (plan), whether any coder "
+                         "turn was applied (code), the last tests event (tests), the last reviewer turn's verdict "
+                         "(review). No turn or no test run at all means 'skipped'.")
+    report.declare_all(REQUIREMENTS)
+    ran = False
+    for name, run in grading_runs():
+        call = call_learner(fn, copy.deepcopy(run), what="your run_outcomes")
+        if call.not_implemented:
+            report.status_override = "not implemented"
+            return report.finish(ran=False)
+        if not call.ok:
+            report.fail("shape", f"On '{name}': {call.problem}")
+            continue
+        problem = _outcome_shape(call.value)
+        if problem:
+            report.fail("shape", f"On '{name}': {problem}")
+            continue
+        ran = True
+        want = reference_outcomes(run)
+        for got, ref in zip(call.value, want):
+            if (got["status"], got["risk"]) != (ref["status"], ref["risk"]):
+                why = f" ({ref['detail']})" if ref["detail"] else ""
+                report.fail(f"{ref['step']} step", f"On '{name}' your {ref['step']} step is "
+                            f"{show(got['status'])} with risk {show(got['risk'])}; it should be "
+                            f"{ref['status']!r}{why}, risk {ref['risk']!r}.")
+        call_gate = call_learner(lambda: gated(run, [dict(o) for o in call.value]), what="the gate on your outcomes")
+        expected = gated(run).status
+        if not call_gate.ok or call_gate.value.status != expected:
+            got_status = call_gate.value.status if call_gate.ok else call_gate.problem
+            report.fail("gated status", f"On '{name}' the gate on your outcomes gives {show(got_status)}; "
+                                        f"it should be {expected!r}.")
+    return report.finish(ran=ran)

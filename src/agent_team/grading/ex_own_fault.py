@@ -1,0 +1,128 @@
+"""Exercise 6.1: grade a fault of the learner's own, ``{"name", "kwargs", "expect", "evidence"}``.
+
+Requirements (each sentence of the exercise text, and the check that grades it):
+
+=====================================================================  =============================
+the exercise says                                                      check
+=====================================================================  =============================
+a dict with four keys: name, kwargs (for supervise), expect            ``shape``
+(``"pass"`` or ``"budget"``), evidence (a function)
+keyword arguments for ``supervise(...)`` that inject it                ``runs``
+(it really injects something: the run differs from a healthy one)      ``a real fault``
+using a policy or hook you write, not one of part 4's ten              ``new``
+the status the team must still reach                                   ``expected status``
+the run ... replays identically                                        ``replayable``
+evidence ... finds the proof in the trace                              ``evidence found``
+and finds nothing in a healthy run                                     ``evidence is specific``
+=====================================================================  =============================
+
+Measured (tests/test_grading_capstone.py): the worked fault passes; each named
+mistake (wrong status, evidence everywhere, evidence nowhere, a part 4 policy,
+no fault at all, a drifting policy, bad shapes) fails its own check.
+"""
+
+import copy
+import inspect
+
+from .. import faults
+from ..faults import FAULTS
+from ..supervisor import supervise
+from .core import Report, call_learner, show
+
+__all__ = ["check_my_fault", "FAULT_KEYS", "REQUIREMENTS"]
+
+FAULT_KEYS = ("name", "kwargs", "expect", "evidence")
+SUPERVISE_KEYS = tuple(p for p in inspect.signature(supervise).parameters if p not in ("goal", "repo", "seconds"))
+_COURSE_POLICIES = {id(v) for f in FAULTS.values() for v in f.kwargs.values()} | {
+    id(v) for v in vars(faults).values() if callable(v)}
+
+
+REQUIREMENTS = (
+    ("shape", "a dict with name, kwargs (for supervise), expect ('pass' or 'budget') and evidence"),
+    ("runs", "supervise(**kwargs) runs to the end with your fault injected"),
+    ("a real fault", "the run differs from a healthy run with the same budget"),
+    ("new", "it is not one of part 4's faults (use a policy or hook of your own)"),
+    ("expected status", "the run ends with the status you expected"),
+    ("replayable", "running it again gives the same trace, event for event"),
+    ("evidence found", "your evidence function finds the fault in the faulty run"),
+    ("evidence is specific", "and finds nothing in a healthy run"),
+)
+
+
+def _what_happened(run):
+    """A run without its words: states, roles, whether turns landed, test counts, and the ending."""
+    return [(e.get("state"), e.get("role"), e.get("applied"), bool(e.get("error")),
+             (e.get("tests") or {}).get("passed")) for e in run.trace] + [(run.status, run.rounds)]
+
+
+def _shape(fault):
+    if not isinstance(fault, dict) or set(fault) != set(FAULT_KEYS):
+        return f"MY_FAULT is {show(fault)}; make it a dict with exactly the keys {', '.join(FAULT_KEYS)}."
+    if not isinstance(fault["name"], str) or not fault["name"].strip():
+        return "'name' must be a short description, like 'coder writes an empty file'."
+    kwargs = fault["kwargs"]
+    if not isinstance(kwargs, dict) or not kwargs:
+        return "'kwargs' must be a non-empty dict of keyword arguments for supervise(...)."
+    unknown = [k for k in kwargs if k not in SUPERVISE_KEYS]
+    if unknown:
+        return f"'kwargs' has {', '.join(map(repr, unknown))}; supervise takes {', '.join(SUPERVISE_KEYS)}."
+    if fault["expect"] not in ("pass", "budget"):
+        return f"'expect' is {show(fault['expect'])}; write 'pass' or 'budget'."
+    if not callable(fault["evidence"]):
+        return "'evidence' must be a function run -> a string (the evidence) or None."
+    return None
+
+
+def _evidence(report, fault, run, which):
+    call = call_learner(fault["evidence"], run, what="your evidence function")
+    if not call.ok:
+        report.fail("evidence found", f"On the {which} run: {call.problem}")
+        return None
+    if call.value is not None and not isinstance(call.value, str):
+        report.fail("evidence found", f"On the {which} run it returned {show(call.value)}; return a str or None.")
+        return None
+    return call.value or None
+
+
+def check_my_fault(fault):
+    """Grade exercise 6.1: a fault of the learner's own, with its expected status and trace evidence."""
+    report = Report("Exercise 6.1: a fault of your own", exercise="6.1",
+                    hint="Start from part 4: replace one role with a function that misbehaves in a way none of "
+                         "the ten faults does (an empty file, a plan that says 'done', a reviewer that edits "
+                         "the plan...). Run supervise(**kwargs) yourself, look at the trace, then write evidence "
+                         "as a search for the one event that shows the fault being caught.")
+    report.declare_all(REQUIREMENTS)
+    if fault is None:
+        report.status_override = "not implemented"
+        return report.finish(ran=False)
+    problem = _shape(fault)
+    if problem:
+        report.fail("shape", problem)
+        return report.finish(ran=False)
+    kwargs = dict(fault["kwargs"])
+    call = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=30.0, what="supervise with your fault")
+    if not call.ok:
+        report.fail("runs", call.problem + " Check the values in 'kwargs': each must be what supervise expects.")
+        return report.finish(ran=False)
+    run = call.value
+    healthy = supervise(max_rounds=kwargs.get("max_rounds", 4))
+    if _what_happened(run) == _what_happened(healthy):
+        report.fail("a real fault", "the run went exactly like the healthy team's: same turns, same tests, "
+                                    "same ending. Make your policy misbehave in a way the trace shows.")
+    if kwargs and all(id(v) in _COURSE_POLICIES or k in ("max_rounds", "require_plan") for k, v in kwargs.items()):
+        report.fail("new", "every injected piece comes from agent_team.faults; write a policy or hook of your own.")
+    if run.status != fault["expect"]:
+        report.fail("expected status", f"you expected {fault['expect']!r}, but the run ended {run.status!r}: "
+                                        f"{run.stop_reason}.")
+    again = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=30.0, what="supervise with your fault")
+    if not again.ok or again.value.trace != run.trace:
+        report.fail("replayable", "a second run gave a different trace. Does your policy use randomness, the "
+                                  "clock, or state kept between calls? An eval must give the same answer every time.")
+    found = _evidence(report, fault, run, "faulty")
+    if found is None and report.check("evidence found").passed is None:
+        report.fail("evidence found", "it returned None on the faulty run; search the trace for the event that "
+                                      "shows the fault (a refusal, an override, an oracle error...).")
+    if _evidence(report, fault, healthy, "healthy") is not None:
+        report.fail("evidence is specific", "it also reports evidence on a healthy run, so it would pass whatever "
+                                            "happened. Look for something only your fault causes.")
+    return report.finish()
