@@ -1,0 +1,149 @@
+"""Inside the grading interpreter (Pyodide, started by ``runner.mjs``): grade one exercise.
+
+This module runs learner code, so it only ever runs where that is safe: in the
+Pyodide worker the classroom runner starts with Node's permission model (no
+host files, no processes, no network). It never runs on the host.
+
+Each job gets fresh interpreter state: modules imported since start-up
+(``agent_team`` included) are forgotten and re-imported, the standard
+library's module dictionaries and ``builtins`` are put back as they were, and
+the job works in a new empty folder. So what one learner's code changes, the
+next learner's grading never sees.
+"""
+
+import builtins
+import io
+import json
+import os
+import sys
+import time
+
+
+_BASELINE = {}      # module name -> copy of its __dict__, taken before any job
+_PATH = []
+_COUNT = [0]
+# Bound now: learner code may replace json.dumps or time.perf_counter before the result is written.
+_dumps, _clock = json.dumps, time.perf_counter
+
+
+class TooMuchOutput(BaseException):
+    """Raised in learner code that prints past the limit (a BaseException: ``except Exception`` lets it through)."""
+
+
+class _CappedOutput(io.TextIOBase):
+    """stdout/stderr for one job: counts what is written, keeps nothing, stops at the limit."""
+
+    def __init__(self, limit):
+        self.limit, self.size = limit, 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        self.size += len(str(text))
+        if self.size > self.limit:
+            raise TooMuchOutput()
+        return len(text)
+
+
+def snapshot():
+    """Remember the clean state (called once, before any learner code)."""
+    _BASELINE.clear()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("agent_team") and module is not None and hasattr(module, "__dict__"):
+            _BASELINE[name] = dict(module.__dict__)
+    _PATH[:] = sys.path
+    for name in ("system", "popen"):  # Node refuses these anyway; refusing here avoids a fatal error
+        if hasattr(os, name):
+            setattr(os, name, _no_processes)
+    _BASELINE["os"] = dict(os.__dict__)
+
+
+def _no_processes(*args, **kwargs):
+    raise PermissionError("the grader runs no other programs")
+
+
+def _restore():
+    sys.settrace(None)
+    sys.setprofile(None)
+    for name in [n for n in sys.modules if n not in _BASELINE]:
+        del sys.modules[name]
+    for name, saved in _BASELINE.items():
+        module = sys.modules.get(name)
+        if module is None or name == "sys":
+            continue
+        now = module.__dict__
+        if len(now) != len(saved) or any(now.get(k, _restore) is not v for k, v in saved.items()):
+            now.clear()  # compared by identity: a learner's __eq__ never runs here
+            now.update(saved)
+    sys.path[:] = _PATH
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    _COUNT[0] += 1
+    folder = f"/home/pyodide/job{_COUNT[0]}"
+    os.makedirs(folder, exist_ok=True)
+    os.chdir(folder)
+
+
+def _report_dict(report):
+    checks = [{"name": c.name, "requirement": c.requirement, "passed": c.passed, "detail": c.detail}
+              for c in report.checks]
+    return {"title": report.title, "report_status": report.status, "checks": checks}
+
+
+def run(job_json):
+    """Grade one exercise described by ``job_json``; return the result as JSON text."""
+    job = json.loads(job_json)
+    _restore()
+    out = _CappedOutput(job["output_limit"])
+    start = _clock()
+    result = {"status": "error", "message": ""}
+    sys.stdout = sys.stderr = out
+    try:
+        result = _grade(job)
+    except TooMuchOutput:
+        result = {"status": "too much output", "message": ""}
+    except KeyboardInterrupt:
+        result = {"status": "timed out", "message": ""}
+    except BaseException as err:  # noqa: BLE001 -- SystemExit, a hostile exception: all data here
+        result = {"status": "error", "message": f"grading stopped: {_describe(err)}"}
+    finally:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if out.size > out.limit:
+        result = {"status": "too much output", "message": ""}
+    result["output_chars"] = out.size
+    result["seconds"] = round(_clock() - start, 3)
+    return _dumps(result)
+
+
+def _grade(job):
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    try:
+        setup = compile(job["setup"], "<the course's setup>", "exec")
+        exec(setup, namespace)
+    except Exception as err:  # noqa: BLE001
+        return {"status": "error", "message": f"the course's own setup failed ({_describe(err)}): "
+                                              "is this the course's version of agent_team?"}
+    try:
+        code = compile(job["source"], f"<exercise {job['exercise']} cell>", "exec")
+    except SyntaxError as err:
+        return {"status": "error", "message": f"the exercise cell does not compile: {err.msg} "
+                                              f"(line {err.lineno}); fix it and run the cell."}
+    try:
+        exec(code, namespace)
+    except NotImplementedError:
+        return {"status": "not implemented", "message": "the exercise cell still raises NotImplementedError."}
+    except Exception as err:  # noqa: BLE001
+        return {"status": "error", "message": f"running the exercise cell raised {_describe(err)}"}
+    if job["name"] not in namespace:
+        return {"status": "error", "message": f"the exercise cell ran but defines no `{job['name']}`: "
+                                              "was it renamed?"}
+    import agent_team.grading as grading  # imported afresh for every job
+    report = getattr(grading, job["grader"])(namespace[job["name"]])
+    found = _report_dict(report)
+    status = {"passed": "passed", "not yet": "failed"}.get(report.status, report.status)
+    return {**found, "status": status, "message": ""}
+
+
+def _describe(err):
+    from agent_team.limits import describe_error
+    return describe_error(err)
