@@ -128,6 +128,8 @@ def _grade(job):
     except SyntaxError as err:
         return {"status": "error", "message": f"the exercise cell does not compile: {err.msg} "
                                               f"(line {err.lineno}); fix it and run the cell."}
+    grading = _import_engine()
+    before = _fingerprint()
     try:
         exec(code, namespace)
     except NotImplementedError:
@@ -137,11 +139,48 @@ def _grade(job):
     if job["name"] not in namespace:
         return {"status": "error", "message": f"the exercise cell ran but defines no `{job['name']}`: "
                                               "was it renamed?"}
-    import agent_team.grading as grading  # imported afresh for every job
     report = getattr(grading, job["grader"])(namespace[job["name"]])
+    changed = _changed(before, _fingerprint())
+    if changed:
+        return {"status": "error", "message": f"the exercise cell changed the course's own code ({changed}), "
+                                              "so its grade cannot be trusted: graded as failed."}
     found = _report_dict(report)
     status = {"passed": "passed", "not yet": "failed"}.get(report.status, report.status)
     return {**found, "status": status, "message": ""}
+
+
+def _import_engine():
+    """Import every engine module afresh, before the learner's code runs, so that any change it makes shows."""
+    import importlib
+    import pkgutil
+
+    import agent_team
+    for info in pkgutil.walk_packages(agent_team.__path__, "agent_team."):
+        if not info.name.startswith(("agent_team.widgets", "agent_team.classroom", "agent_team.grade",
+                                     "agent_team.__main__")):
+            importlib.import_module(info.name)
+    return importlib.import_module("agent_team.grading")
+
+
+def _fingerprint():
+    """Identities of everything graders rely on: agent_team's modules, classes and functions, and builtins."""
+    seen = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name.startswith("agent_team") or name in ("builtins", "json")):
+            continue
+        for key, value in list(vars(module).items()):
+            seen[f"{name}.{key}"] = id(value)
+            if isinstance(value, type) and value.__module__ == name:
+                for attr, member in list(vars(value).items()):
+                    seen[f"{name}.{key}.{attr}"] = id(member)
+                    seen[f"{name}.{key}.{attr}()"] = id(getattr(member, "__code__", None))
+            seen[f"{name}.{key}()"] = id(getattr(value, "__code__", None))
+    return seen
+
+
+def _changed(before, after):
+    """The first name whose object was replaced or removed (new names are fine: modules import lazily)."""
+    return next((k for k, v in before.items() if after.get(k) != v), "")
 
 
 def _describe(err):
