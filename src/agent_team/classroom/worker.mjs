@@ -56,11 +56,13 @@ parentPort.on("message", (job) => {
   try {
     result = JSON.parse(run(JSON.stringify(job)));
   } catch (err) {
+    // Whatever got out of Python (a fatal error, a JavaScript stack overflow) may have left the
+    // interpreter broken: this job failed, and the runner replaces the worker before the next one.
     const text = String(err && err.message ? err.message : err);
-    const fatal = /fatally failed|fatal error/i.test(text);
-    result = { status: "crashed", message: fatal ? "the interpreter died (as the browser's kernel would)"
-                                                  : `the grader failed: ${text.split("\n").slice(-2).join(" ")}` };
-    parentPort.postMessage({ type: "result", result, heap: 0, fatal });
+    const why = /call stack/i.test(text) ? "the exercise recursed too deep for the interpreter's stack"
+      : /fatal/i.test(text) ? "the interpreter died (as the browser's kernel would)"
+      : `the grader failed: ${text.split("\n").slice(-2).join(" ")}`;
+    parentPort.postMessage({ type: "result", result: { status: "crashed", message: why }, heap: 0, fatal: true });
     return;
   }
   parentPort.postMessage({ type: "result", result, heap: heap(), fatal: false });
