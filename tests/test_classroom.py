@@ -190,3 +190,15 @@ def test_json_and_junit_say_the_same():
 def test_an_unknown_exercise_id_says_which_exist():
     with pytest.raises(KeyError, match="the exercises are 1.1, 2.1"):
         by_id("9.9")
+
+
+def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):
+    from agent_team.classroom import cli
+    from agent_team.classroom.results import Row
+    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "x.ipynb", "5.1", "passed")])
+    assert cli.main([str(tmp_path)]) == 0
+    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "x.ipynb", "5.1", "passed"),
+                                                  Row("ann", "y.ipynb", "", "skipped", "not ours")])
+    assert cli.main([str(tmp_path)]) == 0
+    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "y.ipynb", "", "skipped", "not ours")])
+    assert cli.main([str(tmp_path)]) == 2            # nothing of this course was found

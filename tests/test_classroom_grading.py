@@ -242,18 +242,20 @@ def test_hangs_floods_and_memory_hogs_cost_one_exercise_each(graded):
     assert "never ends" in rows[("zz4-stubborn-hang", "3.1")].detail()
 
 
-def test_the_command_line_writes_json_junit_and_the_exit_code(tmp_path, capsys):
-    solution = tmp_path / "ann" / "05_real_team.ipynb"
-    solution.parent.mkdir()
-    solution.write_text(json.dumps(notebook(5, True)), encoding="utf-8")
-    (tmp_path / "ann" / "broken.ipynb").write_text("{", encoding="utf-8")
-    code = main([str(tmp_path / "ann" / "05_real_team.ipynb"), "--json", str(tmp_path / "r.json"),
-                 "--junit", str(tmp_path / "r.xml"), "--markdown", str(tmp_path / "summary.md")])
+def test_the_command_line_writes_json_junit_markdown_and_the_exit_code(tmp_path, capsys):
+    folder = tmp_path / "ann"
+    folder.mkdir()
+    (folder / "05_real_team.ipynb").write_text(json.dumps(notebook(5, True)), encoding="utf-8")
+    (folder / "broken.ipynb").write_text("{", encoding="utf-8")
+    code = main([str(folder), "--json", str(tmp_path / "r.json"), "--junit", str(tmp_path / "r.xml"),
+                 "--markdown", str(tmp_path / "summary.md")])
     out = capsys.readouterr().out
-    assert code == 0 and "ann      pass" in out
-    assert json.loads((tmp_path / "r.json").read_text())["passed"] is True
-    assert 'failures="0"' in (tmp_path / "r.xml").read_text()
+    assert code == 1                                 # 5.1 passed, but a file could not be read
+    assert out.splitlines()[2].split() == ["ann", "pass"]
+    assert "broken JSON" in out
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert [(r["exercise"], r["status"]) for r in results] == [("", "unreadable"), ("5.1", "passed")]
+    assert 'errors="1"' in (tmp_path / "r.xml").read_text()
     assert "| ann | pass |" in (tmp_path / "summary.md").read_text()
-    assert main([str(tmp_path / "ann")]) == 1       # the broken file counts
-    assert "broken JSON" in capsys.readouterr().out
     assert main([str(tmp_path / "nothing-here")]) == 2
+
