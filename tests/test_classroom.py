@@ -15,7 +15,7 @@ import pytest
 from agent_team.classroom.collect import collect
 from agent_team.classroom.exercises import EXERCISES, by_id, tag
 from agent_team.classroom.results import Row, all_passed, from_result, markdown, table, to_json, to_junit
-from agent_team.widgets.download import work_zip
+from agent_team.widgets.download import DownloadWork, work_zip
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("notebook_tool", ROOT / "tools" / "notebooks.py")
@@ -137,6 +137,21 @@ def test_the_download_zip_is_read_as_it_is(tmp_path):
     jobs, problems = collect([tmp_path / "erin.zip"])
     assert problems == []
     assert [(j.learner, j.exercise.id) for j in jobs] == [("erin", "2.1"), ("erin", "3.1")]
+
+
+def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_path):
+    import base64
+    import io
+    write(tmp_path / "drive", "01_architecture.ipynb", built(1))
+    widget = DownloadWork(root=tmp_path / "drive")
+    assert "press the button" in widget.html and "agent-team-work" not in widget.html  # nothing built yet
+    widget.prepare()
+    assert 'download="agent-team-work.zip"' in widget.html and "(1 notebook," in widget.html
+    data = base64.b64decode(widget.html.split("base64,")[1].split('"')[0])
+    assert zipfile.ZipFile(io.BytesIO(data)).namelist() == ["01_architecture.ipynb"]
+    assert "cannot read the browser's files" in DownloadWork(root=tmp_path / "missing").prepare().text
+    (tmp_path / "empty").mkdir()
+    assert "No notebooks found" in DownloadWork(root=tmp_path / "empty").prepare().text
 
 
 def test_ipython_magic_lines_do_not_break_the_cell(tmp_path):

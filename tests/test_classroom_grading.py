@@ -18,6 +18,7 @@ import pytest
 
 from agent_team.classroom.cli import grade, main
 from agent_team.classroom.exercises import EXERCISES, tag
+from agent_team.classroom import node
 from agent_team.classroom.node import Limits, RunnerError, find_pyodide
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,6 +140,9 @@ MEMORY = "hoard = []\nwhile True:\n    hoard.append(b'x' * 2**24)\n"
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
+    # Without the optional network namespace: what is tested is the isolation every system gets.
+    mp = pytest.MonkeyPatch()
+    mp.setattr(node, "_network_off", lambda: [])
     root = tmp_path_factory.mktemp("class")
     host_dir = tmp_path_factory.mktemp("host")
     listener = socket.socket()
@@ -181,6 +185,7 @@ def graded(tmp_path_factory):
     finally:
         del os.environ["AGENT_TEAM_TEST_SECRET"]
         stop.set()
+        mp.undo()
     listener.close()
     return {"rows": {(r.learner, r.exercise): r for r in rows}, "host_file": host_file, "host_dir": host_dir,
             "knocks": knocks}

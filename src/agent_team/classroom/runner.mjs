@@ -52,6 +52,7 @@ function runOne(job) {
     const finish = (result, replace) => {
       if (done) return;
       done = true;
+      Atomics.store(interrupt, 0, 0); // an interrupt that came too late must not hit the next job
       clearTimeout(clock);
       clearTimeout(grace);
       clearInterval(watch);
