@@ -66,7 +66,16 @@ def _network_off():
 def command(pyodide):
     node = shutil.which("node")
     if not node:
-        raise RunnerError("Node.js was not found: install it (18 or newer; e.g. `apt-get install nodejs`)")
+        raise RunnerError("Node.js was not found: install Node.js 20 or newer (e.g. `apt-get install nodejs`)")
+    version = ""
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30).stdout
+        major = int(version.strip().lstrip("v").split(".")[0])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        major = 0
+    if major < 20:
+        raise RunnerError(f"Node.js {version.strip() or '(unknown version)'} is too old: the grader needs 20 "
+                          "or newer for its permission model (the isolation of learner code)")
     return [*_network_off(), node, "--experimental-permission", f"--allow-fs-read={pyodide}/",
             f"--allow-fs-read={HERE / 'runner.mjs'}", f"--allow-fs-read={HERE / 'worker.mjs'}",
             "--allow-worker", "--disallow-code-generation-from-strings", "--no-warnings",
