@@ -80,6 +80,18 @@ def test_jobs_come_from_tagged_cells_only(tmp_path):
     assert job.source.startswith("def run_team(") and "SEED_EXAMPLE.run" not in job.source
 
 
+def test_each_learner_is_the_first_folder_under_the_class_or_a_zip(tmp_path):
+    write(tmp_path / "class/gus/notebooks", "01_architecture.ipynb", built(1))
+    write(tmp_path / "class/hal", "02_policies.ipynb", built(2))
+    with zipfile.ZipFile(tmp_path / "class/ivy.zip", "w") as archive:
+        archive.writestr("deep/folder/03_supervisor.ipynb", json.dumps(built(3)))
+    jobs, problems = collect([tmp_path / "class"])
+    assert problems == []
+    assert sorted((j.learner, j.exercise.id) for j in jobs) == [("gus", "1.1"), ("hal", "2.1"), ("ivy", "3.1")]
+    (single,) = collect([tmp_path / "class/hal/02_policies.ipynb"])[0]
+    assert single.learner == "hal"
+
+
 def test_an_old_notebook_without_the_new_tags_is_graded_by_definition(tmp_path):
     nb = built(4, solution=True)
     for cell in nb["cells"]:

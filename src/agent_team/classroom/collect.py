@@ -10,7 +10,7 @@ import json
 import re
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .exercises import EXERCISES, for_part, tag
 
@@ -64,8 +64,8 @@ def _notebooks(paths):
                 if ".ipynb_checkpoints" in file.parts:
                     continue
                 if file.suffix == ".ipynb":
-                    rel = file.parent.relative_to(path)
-                    who = str(rel) if str(rel) != "." else path.resolve().name
+                    rel = file.parent.relative_to(path).parts   # class/alice/notebooks/x.ipynb: alice
+                    who = rel[0] if rel else path.resolve().name
                     yield who, str(file), file.read_bytes
                 elif file.suffix == ".zip":
                     yield from _zip(file)
@@ -88,10 +88,8 @@ def _zip(path):
              and not n.startswith("__MACOSX/")]
     if not inner:
         yield path.stem, str(path), _fail("the zip holds no notebooks (.ipynb files)")
-    for name in sorted(inner):
-        folder = str(PurePosixPath(name).parent)
-        who = path.stem if folder in (".", "") else f"{path.stem}/{folder}"
-        yield who, f"{path}:{name}", (lambda n=name: archive.read(n))
+    for name in sorted(inner):  # one zip, one learner: alice.zip is alice's work
+        yield path.stem, f"{path}:{name}", (lambda n=name: archive.read(n))
 
 
 def _fail(message):

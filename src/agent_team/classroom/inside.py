@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import time
+import types
 
 
 _BASELINE = {}      # module name -> copy of its __dict__, taken before any job
@@ -162,19 +163,27 @@ def _import_engine():
     return importlib.import_module("agent_team.grading")
 
 
+_CODE = (types.FunctionType, types.BuiltinFunctionType, types.ModuleType, type, property, staticmethod,
+         classmethod)
+
+
 def _fingerprint():
-    """Identities of everything graders rely on: agent_team's modules, classes and functions, and builtins."""
+    """Identities of the code graders run: agent_team's functions, classes and their methods, builtins.
+
+    Data (a module's counters, a class's current state) is left out: the engine may change it.
+    """
     seen = {}
     for name, module in list(sys.modules.items()):
         if module is None or not (name.startswith("agent_team") or name in ("builtins", "json")):
             continue
         for key, value in list(vars(module).items()):
-            seen[f"{name}.{key}"] = id(value)
+            if not isinstance(value, _CODE):
+                continue
+            seen[f"{name}.{key}"] = (id(value), id(getattr(value, "__code__", None)))
             if isinstance(value, type) and value.__module__ == name:
                 for attr, member in list(vars(value).items()):
-                    seen[f"{name}.{key}.{attr}"] = id(member)
-                    seen[f"{name}.{key}.{attr}()"] = id(getattr(member, "__code__", None))
-            seen[f"{name}.{key}()"] = id(getattr(value, "__code__", None))
+                    if isinstance(member, _CODE):
+                        seen[f"{name}.{key}.{attr}"] = (id(member), id(getattr(member, "__code__", None)))
     return seen
 
 
