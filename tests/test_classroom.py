@@ -229,3 +229,12 @@ def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):
     assert cli.main([str(tmp_path)]) == 0
     monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "y.ipynb", "", "skipped", "not ours")])
     assert cli.main([str(tmp_path)]) == 2            # nothing of this course was found
+
+
+def test_a_hint_from_the_grading_interpreter_becomes_a_note():
+    row = from_result("ann", "a.ipynb", "3.1", {"status": "failed", "hint": "define helpers in the cell",
+                                                 "checks": [{"name": "returns", "requirement": "r",
+                                                             "passed": False, "detail": "NameError: helper"}]},
+                      note="older version")
+    assert row.note == "older version; define helpers in the cell"
+    assert row.detail() == "returns: NameError: helper (older version; define helpers in the cell)"

@@ -161,16 +161,21 @@ def graded(tmp_path_factory):
                 pass
     threading.Thread(target=watch, daemon=True).start()
 
-    def put(learner, part, solution=True, replace=None):
+    def put(learner, part, solution=True, replace=None, extra_cell=None):
         path = root / learner / f"{part:02d}_part.ipynb"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(notebook(part, solution, replace)), encoding="utf-8")
+        nb = notebook(part, solution, replace)
+        if extra_cell:  # a learner's own cell, before everything else
+            nb["cells"].insert(0, {"cell_type": "code", "metadata": {}, "source": extra_cell, "outputs": []})
+        path.write_text(json.dumps(nb), encoding="utf-8")
 
     for part in range(1, 6):
         put("solutions", part)
         put("stubs", part, solution=False)
     put("wrong", 3, replace=("3.1", WRONG_RUN_TEAM))
     put("wrong", 5, replace=("5.1", "def gate(outcomes):\n    return {'passed': True, 'action': None, 'step': None}\n"))
+    put("helper", 3, replace=("3.1", "def run_team(*args):\n    return my_helper(*args)\n"),
+        extra_cell="def my_helper(*args):\n    return None, []\n")
     host_file = host_dir / "owned.txt"
     consts = f"HOST_FILE = {str(host_file)!r}\nHOST_DIR = {str(host_dir)!r}\nSECRET = {SECRET!r}\nPORT = {port}\n"
     for name, source in [("hostile-write", HOSTILE_WRITE), ("hostile-env", HOSTILE_ENV),
@@ -210,6 +215,12 @@ def test_wrong_solutions_fail_with_their_first_failing_check(graded):
     run_team = graded["rows"][("wrong", "3.1")]
     assert run_team.status == "failed" and run_team.first_failure.startswith("feedback: ")
     assert graded["rows"][("wrong", "5.1")].status == "failed"
+
+
+def test_no_other_learner_cell_runs_and_the_report_says_so(graded):
+    row = graded["rows"][("helper", "3.1")]
+    assert row.status == "failed" and "NameError" in row.first_failure
+    assert "Only the exercise cell" in row.note
 
 
 def test_hostile_code_cannot_touch_the_host(graded):

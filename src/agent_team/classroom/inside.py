@@ -27,6 +27,10 @@ _COUNT = [0]
 _dumps, _clock = json.dumps, time.perf_counter
 
 
+ONLY_THE_CELL = ("Only the exercise cell (and the course's setup) runs when a class is graded: "
+                 "define the helpers and imports your code needs in that cell.")
+
+
 class TooMuchOutput(BaseException):
     """Raised in learner code that prints past the limit (a BaseException: ``except Exception`` lets it through)."""
 
@@ -97,7 +101,6 @@ def run(job_json):
     _restore()
     out = _CappedOutput(job["output_limit"])
     start = _clock()
-    result = {"status": "error", "message": ""}
     sys.stdout = sys.stderr = out
     try:
         result = _grade(job)
@@ -136,7 +139,8 @@ def _grade(job):
     except NotImplementedError:
         return {"status": "not implemented", "message": "the exercise cell still raises NotImplementedError."}
     except Exception as err:  # noqa: BLE001
-        return {"status": "error", "message": f"running the exercise cell raised {_describe(err)}"}
+        hint = f" {ONLY_THE_CELL}" if isinstance(err, NameError) else ""
+        return {"status": "error", "message": f"running the exercise cell raised {_describe(err)}.{hint}"}
     if job["name"] not in namespace:
         return {"status": "error", "message": f"the exercise cell ran but defines no `{job['name']}`: "
                                               "was it renamed?"}
@@ -147,7 +151,8 @@ def _grade(job):
                                               "so its grade cannot be trusted: graded as failed."}
     found = _report_dict(report)
     status = {"passed": "passed", "not yet": "failed"}.get(report.status, report.status)
-    return {**found, "status": status, "message": ""}
+    named = any("NameError" in (c["detail"] or "") for c in found["checks"] if c["passed"] is False)
+    return {**found, "status": status, "message": "", "hint": ONLY_THE_CELL if named else ""}
 
 
 def _import_engine():

@@ -53,6 +53,7 @@ def from_result(learner, notebook, exercise_id, result, note=""):
         first = f"{failing['name']}: {detail[0] if detail else failing.get('requirement', '')}"
     status = result.get("status", "crashed")
     message = result.get("message") or _MESSAGES.get(status, "")
+    note = "; ".join(filter(None, [note, result.get("hint", "")]))
     return Row(learner, notebook, exercise_id, status if status in RANK else "error", message, first, note,
                float(result.get("seconds") or 0.0), checks)
 
