@@ -136,6 +136,18 @@ def test_corrupt_foreign_and_missing_inputs_each_get_a_message_and_nothing_else_
     assert said["nowhere.ipynb"] == ("unreadable", f"{tmp_path / 'nowhere.ipynb'} does not exist")
 
 
+def test_hand_edited_notebooks_with_odd_values_are_read_or_named_never_raised(tmp_path):
+    nb = built(3)
+    nb["metadata"] = ["not", "a", "dict"]
+    nb["cells"][:0] = [7, {"cell_type": "code", "metadata": [], "source": [1, None]},
+                       {"cell_type": "code", "metadata": {"tags": "exercise-3.1"}, "source": {"a": 1}}]
+    write(tmp_path, "03_supervisor.ipynb", nb)
+    write(tmp_path, "other.ipynb", {"cells": [], "metadata": {"agent_team": {"part": "three"}}})
+    jobs, problems = collect([tmp_path], learner="kim")
+    assert [(j.exercise.id, j.note) for j in jobs] == [("3.1", "")]
+    assert [(p.notebook.endswith("other.ipynb"), p.status) for p in problems] == [(True, "skipped")]
+
+
 def test_the_download_zip_is_read_as_it_is(tmp_path):
     drive = tmp_path / "drive"
     write(drive, "03_supervisor.ipynb", built(3, solution=True))

@@ -46,10 +46,14 @@ def collect(paths, learner=None):
         who = learner or who
         try:
             nb = _parse(read())
+            found, missing = _exercises(who, label, nb)
         except ValueError as err:
             problems.append(Problem(who, label, "", "unreadable", str(err)))
             continue
-        found, missing = _exercises(who, label, nb)
+        except Exception as err:  # noqa: BLE001 -- one odd file must not cost the class its grades
+            problems.append(Problem(who, label, "", "unreadable",
+                                    f"not a notebook this grader can read ({type(err).__name__}: {err})"))
+            continue
         jobs += found
         problems += missing
     return jobs, problems
@@ -112,17 +116,21 @@ def _parse(data):
 
 
 def _cells(nb):
+    """``(source, tags)`` of every code cell; odd values (a hand-edited file) count as empty."""
     for cell in nb["cells"]:
         if isinstance(cell, dict) and cell.get("cell_type") == "code":
             source = cell.get("source", "")
-            text = "".join(source) if isinstance(source, list) else str(source)
-            tags = (cell.get("metadata") or {}).get("tags") or []
-            yield text, [t for t in tags if isinstance(t, str)]
+            text = "".join(s for s in source if isinstance(s, str)) if isinstance(source, list) else \
+                source if isinstance(source, str) else ""
+            meta = cell.get("metadata")
+            tags = meta.get("tags") if isinstance(meta, dict) else None
+            yield text, [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
 
 
 def _part(label, nb, cells):
     """Which part of the course this notebook is, or None when it is not one of ours."""
-    meta = (nb.get("metadata") or {}).get(COURSE)
+    meta = nb.get("metadata")
+    meta = meta.get(COURSE) if isinstance(meta, dict) else None
     if isinstance(meta, dict) and meta.get("part") in {e.part for e in EXERCISES}:
         return meta["part"]
     for exercise in EXERCISES:
