@@ -132,6 +132,23 @@ def run_team(*args):
     return None, []
 '''
 
+PLANT = """
+import glob, os
+for folder in glob.glob("/lib/engine-*"):
+    for root, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(root, name), "a") as fh:
+                    fh.write("\\nraise SystemExit('planted by a learner')\\n")
+for folder in ("/home/pyodide", "/lib/python3.14/site-packages", os.getcwd()):
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "dataclasses.py"), "w") as fh:
+        fh.write("raise SystemExit('planted by a learner')")
+
+def run_team(*args):
+    return None, []
+"""
+
 HANG_TOP = "while True:\n    pass\n"
 HANG_STUBBORN = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n"
 FLOOD = "while True:\n    print('x' * 10000)\n"
@@ -179,7 +196,7 @@ def graded(tmp_path_factory):
     host_file = host_dir / "owned.txt"
     consts = f"HOST_FILE = {str(host_file)!r}\nHOST_DIR = {str(host_dir)!r}\nSECRET = {SECRET!r}\nPORT = {port}\n"
     for name, source in [("hostile-write", HOSTILE_WRITE), ("hostile-env", HOSTILE_ENV),
-                         ("hostile-net", HOSTILE_NET), ("hostile-tamper", TAMPER),
+                         ("hostile-net", HOSTILE_NET), ("hostile-tamper", TAMPER), ("hostile-plant", PLANT),
                          # the runner replaces its interpreter after these: last, so it does not boot again
                          ("zz1-flood", FLOOD), ("zz2-hang", HANG_TOP), ("zz3-memory", MEMORY),
                          ("zz4-stubborn-hang", HANG_STUBBORN)]:
@@ -246,6 +263,13 @@ def test_code_that_rewrites_the_graders_is_caught_and_the_next_learner_is_unharm
     assert row.status == "error" and "changed the course's own code" in row.message
     assert "Report.passed" in row.message
     # graded after the tampering, in the same interpreter: fresh state, so still a fail
+    assert graded["rows"][("wrong", "3.1")].status == "failed"
+
+
+def test_files_a_learner_plants_in_the_interpreter_reach_no_later_learner(graded):
+    assert graded["rows"][("hostile-plant", "3.1")].status == "failed"
+    # graded after the planting ("hostile-" sorts first): the solutions still pass, the wrong one fails
+    assert graded["rows"][("solutions", "3.1")].status == "passed"
     assert graded["rows"][("wrong", "3.1")].status == "failed"
 
 

@@ -52,12 +52,19 @@ class _CappedOutput(io.TextIOBase):
 
 
 def snapshot():
-    """Remember the clean state (called once, before any learner code)."""
+    """Remember the clean state (called once, before any learner code).
+
+    The engine is imported first, so every standard module it needs is in the snapshot: later jobs
+    read only the engine's own files from disk (a fresh copy each time), nothing a learner could
+    have planted in the in-memory file system.
+    """
+    _import_engine()
     _BASELINE.clear()
     for name, module in list(sys.modules.items()):
         if not name.startswith("agent_team") and module is not None and hasattr(module, "__dict__"):
             _BASELINE[name] = dict(module.__dict__)
-    _PATH[:] = sys.path
+    # The engine's folder is set per job; folders learners can write to are not searched at all.
+    _PATH[:] = [p for p in sys.path if p.startswith("/lib/python") and "site-packages" not in p]
     for name in ("system", "popen"):  # Node refuses these anyway; refusing here avoids a fatal error
         if hasattr(os, name):
             setattr(os, name, _no_processes)
@@ -68,7 +75,7 @@ def _no_processes(*args, **kwargs):
     raise PermissionError("the grader runs no other programs")
 
 
-def _restore():
+def _restore(engine_dir):
     sys.settrace(None)
     sys.setprofile(None)
     for name in [n for n in sys.modules if n not in _BASELINE]:
@@ -81,7 +88,7 @@ def _restore():
         if len(now) != len(saved) or any(now.get(k, _restore) is not v for k, v in saved.items()):
             now.clear()  # compared by identity: a learner's __eq__ never runs here
             now.update(saved)
-    sys.path[:] = _PATH
+    sys.path[:] = [engine_dir, *_PATH]
     sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
     _COUNT[0] += 1
     folder = f"/home/pyodide/job{_COUNT[0]}"
@@ -98,7 +105,7 @@ def _report_dict(report):
 def run(job_json):
     """Grade one exercise described by ``job_json``; return the result as JSON text."""
     job = json.loads(job_json)
-    _restore()
+    _restore(job["engine_dir"])
     out = _CappedOutput(job["output_limit"])
     start = _clock()
     sys.stdout = sys.stderr = out

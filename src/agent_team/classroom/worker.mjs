@@ -24,14 +24,34 @@ const pyodide = await loadPyodide({
   stderr: () => {},
 });
 
-// The engine, sent by the host as text: no host folder is mounted.
+// The engine, sent by the host as text: no host folder is mounted. Every job gets a fresh copy in
+// a folder of its own with an unguessable name, so a learner who writes into the in-memory file
+// system (a fake grader module, a planted .pyc) changes nothing for the next learner.
 const { FS } = pyodide;
-for (const [rel, text] of Object.entries(files)) {
-  const target = `/lib/grader/${rel}`;
-  FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-  FS.writeFile(target, text);
+let engineDir = null;
+function installEngine() {
+  const old = engineDir;
+  engineDir = `/lib/engine-${crypto.randomUUID()}`;
+  for (const [rel, text] of Object.entries(files)) {
+    const target = `${engineDir}/${rel}`;
+    FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    FS.writeFile(target, text);
+  }
+  if (old) removeTree(old);
+  return engineDir;
 }
-pyodide.runPython("import sys; sys.path.insert(0, '/lib/grader')");
+function removeTree(path) {
+  try {
+    if (FS.isDir(FS.lstat(path).mode)) {
+      for (const name of FS.readdir(path)) if (name !== "." && name !== "..") removeTree(`${path}/${name}`);
+      FS.rmdir(path);
+    } else {
+      FS.unlink(path);
+    }
+  } catch {} // best effort: only memory is at stake
+}
+pyodide.globals.set("ENGINE_DIR", installEngine());
+pyodide.runPython("import sys; sys.path.insert(0, ENGINE_DIR)");
 const inside = pyodide.pyimport("agent_team.classroom.inside");
 inside.snapshot();
 const run = inside.run;
@@ -54,7 +74,7 @@ parentPort.postMessage({ type: "ready", heap: heap() });
 parentPort.on("message", (job) => {
   let result;
   try {
-    result = JSON.parse(run(JSON.stringify(job)));
+    result = JSON.parse(run(JSON.stringify({ ...job, engine_dir: installEngine() })));
   } catch (err) {
     // Whatever got out of Python (a fatal error, a JavaScript stack overflow) may have left the
     // interpreter broken: this job failed, and the runner replaces the worker before the next one.
