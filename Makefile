@@ -15,7 +15,7 @@ APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
 # Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
 # notebook in a real browser against the built site.
-test: $(STAMP)
+test: $(STAMP) $(NPM_STAMP)
 	$(PY) -m pytest tests
 	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser

@@ -31,6 +31,8 @@ LEARNER = ROOT / "notebooks"
 SOLUTIONS = ROOT / "notebooks" / "solutions"
 
 CELL = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
+# A cell tagged "exercise" also gets "exercise-N.M" from the heading above it (agent_team.grade finds it so).
+EXERCISE_HEADING = re.compile(r"^#+ Exercise (\d+\.\d+)", re.M)
 STUB_DEFAULT = 'raise NotImplementedError("Exercise: replace this line with your code")'
 
 
@@ -89,9 +91,11 @@ def split_solution(lines, solution):
 
 
 def notebook(cells, solution):
-    nb_cells = []
+    nb_cells, heading = [], None
     for n, (kind, tags, lines) in enumerate(cells, 1):
         body = _markdown(lines) if kind == "markdown" else split_solution(lines, solution)
+        heading = next(iter(EXERCISE_HEADING.findall("\n".join(body))), heading) if kind == "markdown" else heading
+        tags = [*tags, f"exercise-{heading}"] if "exercise" in tags and heading else tags
         cell = {"cell_type": kind, "id": f"cell-{n:03d}", "metadata": {"tags": tags} if tags else {},
                 "source": "\n".join(body)}
         if kind == "code":
@@ -112,7 +116,10 @@ def forms(source_path):
     """``{path: notebook}`` for the learner and solution forms of one source file."""
     cells = parse(source_path.read_text(encoding="utf-8"))
     name = source_path.stem + ".ipynb"
-    return {LEARNER / name: notebook(cells, False), SOLUTIONS / name: notebook(cells, True)}
+    out = {LEARNER / name: notebook(cells, False), SOLUTIONS / name: notebook(cells, True)}
+    for nb in out.values():  # which part this is, for agent_team.grade (survives a renamed file)
+        nb["metadata"]["agent_team"] = {"part": int(source_path.name[:2])}
+    return out
 
 
 def sources(selected=()):

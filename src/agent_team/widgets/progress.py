@@ -3,6 +3,7 @@
 from ..render.progress import progress_html, progress_text
 from ..render.report import report_html, report_text
 from .base import Base, Rich, button, controls, package_attr
+from .download import DownloadWork
 
 __all__ = ["show_report", "Progress"]
 
@@ -22,6 +23,7 @@ class Progress(Base):
             self._view = ipw.HTML(value="")
             self._refresh_button = button("refresh", "Read the progress file again", self.refresh, "refresh")
             self.widget = ipw.VBox([self._view, self._refresh_button])
+            self.widget.children += (DownloadWork().widget,)  # "download my work" (widgets/download.py)
         self.refresh()
 
     def refresh(self):

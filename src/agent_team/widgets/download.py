@@ -1,0 +1,107 @@
+""""Download my work": the learner's notebooks as one zip, straight from the browser's storage.
+
+In the course site the kernel sees the notebooks the learner edited (kept in the
+browser's storage by JupyterLite) under ``/drive``, through the drive that
+JupyterLite mounts into Pyodide; in JupyterLab they are the files in the
+notebooks' folder. The zip is what ``agent-team-grade`` reads as it is. It is
+built only when asked (a button), never while a notebook is being saved, so no
+notebook ever stores a copy of the others.
+"""
+
+import base64
+import io
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+from ..render.html import esc
+from .base import Base, button, controls
+
+__all__ = ["DownloadWork", "work_root", "work_zip", "ZIP_NAME"]
+
+ZIP_NAME = "agent-team-work.zip"
+DRIVE = "/drive"                    # where JupyterLite's kernel mounts the browser's files
+SKIP = {".ipynb_checkpoints", "solutions"}   # not the learner's work
+LINK_LIMIT = 1_500_000              # bytes: browsers refuse longer data: links
+
+
+def work_root():
+    """The folder holding the learner's notebooks: the browser drive in the site, else this folder."""
+    if sys.platform == "emscripten":
+        return Path(DRIVE) if os.path.isdir(DRIVE) else None
+    return Path.cwd()
+
+
+def work_zip(root):
+    """``(zip bytes, [names])``: every notebook under ``root`` (not solutions or checkpoints), and the progress file."""
+    root = Path(root)
+    names, buffer = [], io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root)
+            if SKIP & set(rel.parts) or not path.is_file():
+                continue
+            if path.suffix == ".ipynb" or path.name == "agent_team_progress.json":
+                archive.writestr(rel.as_posix(), path.read_bytes())
+                names.append(rel.as_posix())
+    return buffer.getvalue(), names
+
+
+def link_html(data, names):
+    """A download link for the zip (a data: link, so nothing is sent anywhere)."""
+    notebooks = sum(n.endswith(".ipynb") for n in names)
+    href = "data:application/zip;base64," + base64.b64encode(data).decode("ascii")
+    return (f'<a download="{ZIP_NAME}" href="{href}">Save {ZIP_NAME}</a> '
+            f"({notebooks} notebook{'' if notebooks == 1 else 's'}, {len(data) // 1024 + 1} KB). Hand this file in as it is.")
+
+
+class DownloadWork(Base):
+    """A "download my work" button; ``.prepare()`` builds the zip and shows a link to save it."""
+
+    def __init__(self, root=None):
+        self.root = root
+        self._html = "<p>Download my work: press the button to pack your notebooks into one zip.</p>"
+        self._text = "Download my work: call .prepare() to pack your notebooks into one zip."
+        ipw = controls()
+        if ipw is not None:
+            self._view = ipw.HTML(value="")
+            self._button = button("download my work", "Pack every notebook you worked on into one zip",
+                                  self.prepare, "download")
+            self.widget = ipw.VBox([self._button, self._view])
+
+    def prepare(self, *_):
+        root = self.root or work_root()
+        if root is None or not Path(root).is_dir():
+            self._say("This kernel cannot read the browser's files (the site's service worker is off, "
+                      "e.g. in a private window): save each notebook with File → Download instead.")
+            return self
+        try:
+            data, names = work_zip(root)
+        except OSError as err:
+            self._say(f"Could not read your notebooks ({err}); save each one with File → Download.")
+            return self
+        if not names:
+            self._say(f"No notebooks found in {root}.")
+        elif len(data) * 4 // 3 > LINK_LIMIT:
+            self._say(f"Your notebooks make a zip of {len(data) // 1024} KB, too big for a download link: "
+                      "clear the outputs (Edit → Clear Outputs of All Cells), save, and try again.")
+        else:
+            self._html, self._text = link_html(data, names), f"{ZIP_NAME}: {len(names)} files, {len(data)} bytes"
+            self._data = data
+            if self.widget is not None:
+                self._view.value = self._html
+        return self
+
+    def _say(self, text):
+        self._html, self._text = f"<p>{esc(text)}</p>", text
+        if self.widget is not None:
+            self._view.value = self._html
+
+    @property
+    def html(self):
+        return self._html
+
+    @property
+    def text(self):
+        return self._text
