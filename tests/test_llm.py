@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.llm import (DEFAULT_PROMPTS, RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy,
-                            parse_reply)
+from agent_team.llm import RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy, parse_reply
 from agent_team.policies import FULL_SOURCE, check_output
 from agent_team.repo import SRC_PATH, apply_turn, initial_repo
+from agent_team.roles import PROMPTS
 from agent_team.views import make_view
 
 GOAL = "make the tests pass"
@@ -29,7 +29,7 @@ def coder_view():
 
 def test_the_prompt_holds_the_system_prompt_role_tag_view_and_format():
     prompt = build_prompt("coder", GOAL, coder_view())
-    assert prompt.startswith(DEFAULT_PROMPTS["coder"])
+    assert prompt.startswith(PROMPTS["coder"])
     assert "Role: coder" in prompt and f"Goal: {GOAL}" in prompt
     assert "You may write only: src/fizzbuzz.py" in prompt
     assert "## source\ndef fizzbuzz(n):" in prompt and '"patches"' in prompt

@@ -18,7 +18,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 
-from .policies import ROLES
+from .roles import ROLES
 
 __all__ = ["RISKS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",

@@ -29,21 +29,12 @@ import json
 import re
 
 from .limits import call_limited, describe_error
-from .policies import ROLES, BadOutput, check_output, read_verdict
+from .policies import BadOutput, check_output, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
+from .roles import PROMPTS, ROLES
 
-__all__ = ["DEFAULT_PROMPTS", "BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
+__all__ = ["BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
 
-# One system prompt per role: the roles differ in what they may write, and
-# saying so up front is cheaper than a refused patch.
-DEFAULT_PROMPTS = {
-    "planner": "You are the planner. Write PLAN.md and nothing else: three to five short bullet steps "
-               "that refer to the test spec. Do not write any Python.",
-    "coder": "You are the coder. Write src/fizzbuzz.py and nothing else, following PLAN.md and the "
-             "test spec. Answer with JSON patches only.",
-    "reviewer": "You are the reviewer. Write REVIEW.json and nothing else. When the tests pass, "
-                "approve, however plain the code looks.",
-}
 
 RECORD_CAP = 4_000  # characters of each prompt and reply kept per attempt
 
@@ -65,14 +56,14 @@ def build_prompt(role, goal, view, system_prompt=None, problem=None):
                         f"not {type(view).__name__}")
     schema = {"role": role, "thought": "one short sentence", "message": "one short sentence",
               "patches": [{"path": sorted(ALLOWLIST[role])[0], "content": "the whole new file"}]}
-    parts = [system_prompt or DEFAULT_PROMPTS[role], f"Role: {role}", f"Goal: {goal}",
+    parts = [system_prompt or PROMPTS[role], f"Role: {role}", f"Goal: {goal}",
              f"You may write only: {', '.join(sorted(ALLOWLIST[role]))}"]
     for name, value in view.items():
         if name != "goal":
             shown = value if isinstance(value, str) else json.dumps(value, indent=1)
             parts.append(f"## {name}\n{shown}")
     parts.append("Reply with one JSON object and nothing else, like:\n" + json.dumps(schema))
-    if role == "reviewer":
+    if REVIEW_PATH in ALLOWLIST[role]:
         parts.append(f'The content of {REVIEW_PATH} is itself JSON: '
                      '{"verdict": "approve" or "request_changes", "notes": "..."}')
     if problem:
@@ -122,7 +113,7 @@ def parse_reply(role, reply):
         if not isinstance(patch, dict) or set(patch) != {"path", "content"} or \
                 not all(isinstance(patch[k], str) for k in ("path", "content")):
             raise BadReply(f'patch {i} must be {{"path": str, "content": str}} and nothing else')
-        if role == "reviewer" and patch["path"] == REVIEW_PATH:
+        if patch["path"] == REVIEW_PATH and REVIEW_PATH in ALLOWLIST[role]:
             _, problem = read_verdict(patch["content"])
             if problem:
                 raise BadReply(problem)

@@ -8,10 +8,10 @@ and either applies the whole turn to a copy of the repo or none of it.
 
 import unicodedata
 
-SRC_PATH = "src/fizzbuzz.py"
+# The files the roles write, and each role's allowlist, come from the roles table.
+from .roles import ALLOWLIST, PLAN_PATH, REVIEW_PATH, SRC_PATH
+
 TESTS_PATH = "tests/test_fizzbuzz.py"
-PLAN_PATH = "PLAN.md"
-REVIEW_PATH = "REVIEW.json"
 
 GOAL = "Implement fizzbuzz(n) in src/fizzbuzz.py so that the tests in tests/test_fizzbuzz.py pass."
 
@@ -26,13 +26,11 @@ TEST_SPEC = (
     "# any other n: str(n)\n"
 )
 
-# Each role may write exactly these paths; the test file is in no allowlist,
-# so no role can ever change what "passing" means.
-ALLOWLIST = {
-    "planner": frozenset({PLAN_PATH}),
-    "coder": frozenset({SRC_PATH}),
-    "reviewer": frozenset({REVIEW_PATH}),
-}
+# Each role may write exactly the paths of its ALLOWLIST row; the test file is in
+# no allowlist, so no role can ever change what "passing" means.
+__all__ = ["ALLOWLIST", "GOAL", "PLAN_PATH", "REVIEW_PATH", "SRC_PATH", "TESTS_PATH", "STUB_SOURCE",
+           "TEST_SPEC", "MAX_CONTENT", "MAX_PATCHES", "PatchRejected", "initial_repo", "check_path",
+           "check_patch", "apply_turn"]
 
 MAX_CONTENT = 20_000  # characters per file; a fizzbuzz needs a few hundred
 MAX_PATCHES = 8       # per turn; more than this is a runaway policy

@@ -6,6 +6,7 @@ per requirement, learner code called only through ``call_learner``.
 
 from ..policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, BadOutput, check_output, read_verdict
 from ..repo import REVIEW_PATH, SRC_PATH, initial_repo
+from ..roles import ROLES
 from ..limits import describe_error
 from .core import Report, call_learner, show
 
@@ -157,7 +158,7 @@ def check_fault_eval(rows):
     if not {(1, "budget"), (4, "pass")} <= healthy:
         seeds.fail("Add ('healthy, 1 round', {'max_rounds': 1}, 'budget') and "
                    "('healthy, 4 rounds', {'max_rounds': 4}, 'pass').")
-    faulty = [r for r in rows if set(r[1]) & {"planner", "coder", "reviewer", "tamper"}]
+    faulty = [r for r in rows if set(r[1]) & {*ROLES, "tamper"}]
     if len(rows) < 4 or len(faulty) < 2:
         cover.fail(f"{len(rows)} rows, {len(faulty)} with a fault; inject at least two faults.")
     for name, kwargs, expect in rows:
