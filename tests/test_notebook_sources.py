@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from agent_team import course
+
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("notebook_tool", ROOT / "tools" / "notebooks.py")
 tool = importlib.util.module_from_spec(spec)
@@ -49,3 +51,14 @@ def test_solution_blocks_become_stubs_for_learners():
 def test_malformed_sources_are_refused(bad):
     with pytest.raises(ValueError):
         tool.notebook(tool.parse(bad), solution=False)
+
+
+@pytest.mark.parametrize("row", course.EXERCISES, ids=lambda row: row.id)
+def test_every_exercise_is_graded_in_its_parts_notebook(row):
+    part = next(p for p in course.PARTS if p.number == row.part)
+    assert row.grader in (ROOT / "notebooks" / "source" / f"{part.notebook}.py").read_text(encoding="utf-8")
+
+
+def test_every_part_has_its_notebook_source():
+    for part in course.PARTS:
+        assert (ROOT / "notebooks" / "source" / f"{part.notebook}.py").is_file(), part
