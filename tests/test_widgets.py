@@ -125,7 +125,6 @@ def test_stepper_without_ipywidgets(no_widgets):
 
 
 def test_stepper_with_a_real_run():
-    pytest.importorskip("agent_team.oracle")
     from agent_team.supervisor import supervise
     run = supervise(max_rounds=4)
     s = W.RoundStepper(run)
