@@ -31,15 +31,17 @@ from .handoffs import handoffs_from_trace
 from .limits import call_limited, describe_error
 from .oracle import run_tests
 from .policies import DEFAULT_POLICIES, BadOutput, check_output, for_trace, read_verdict
-from .repo import ALLOWLIST, GOAL, MAX_PATCHES, REVIEW_PATH, apply_turn, initial_repo
+from .repo import ALLOWLIST, GOAL, MAX_PATCHES, REVIEW_PATH, PatchRejected, check_turn, initial_repo
 from .roles import ROLES, role, roles_at
 from .views import last_tests, make_view
 
 __all__ = ["RunResult", "supervise", "FAILURES"]
 
 # Why a turn did not land, as the trace's ``failure`` field records it (None when it landed):
-# the policy ran out of time, raised, returned something that is not an output, or its
-# patches were refused (``refused_by`` then says by what: "allowlist" or the rule's name).
+# the policy ran out of time (``seconds`` then holds its limit), raised, returned something
+# that is not an output, or its patches were refused. ``refused_by`` then says by what: one of
+# the repo's RULES ("shape", "path", "allowlist", "size") or "check", a hardening rule whose
+# name is in ``rule``. Read these fields, not the ``error`` text, which is for people.
 FAILURES = ("timeout", "error", "bad output", "refused")
 
 SETTINGS = ("max_rounds", "repo", "checks", "require_plan", "tamper", "seconds")
@@ -155,13 +157,16 @@ class _Run:
         if isinstance(call.value.get("attempts"), list):  # the LLM slot's record of each model call
             event["attempts"] = copy.deepcopy(call.value["attempts"])
         before = self.repo
-        after, error = apply_turn(before, name, out["patches"])
-        refused_by = "allowlist" if error else None
-        if not error:
-            refused_by, error = self._refusal(name, out["patches"])
-        if error:
-            event.update(failure="refused", refused_by=refused_by, error=error)
+        try:
+            writes = check_turn(name, out["patches"])
+        except PatchRejected as err:
+            event.update(failure="refused", refused_by=err.rule, error=str(err))
             return event
+        rule, error = self._refusal(name, out["patches"])
+        if error:
+            event.update(failure="refused", refused_by="check", rule=rule, error=error)
+            return event
+        after = {**before, **writes}
         self.repo = after
         event["applied"] = True
         event["changes"] = _changes(before, after)
