@@ -14,9 +14,10 @@ __all__ = ["event_html", "event_text", "event_summary", "event_title", "patch_st
 
 # The fields the sections below know how to show; any other field is listed at the end, so
 # what a newer supervisor records (model attempts, handoffs...) is never silently dropped.
+# failure, refused_by, rule and seconds are the structured twins of ``error``, which says it in words.
 KNOWN_KEYS = frozenset({"type", "round", "state", "role", "view", "thought", "message", "patches", "applied",
                         "error", "changes", "verdict", "override", "escalated", "decision", "tests", "goal",
-                        "max_rounds", "status", "stop_reason"})
+                        "max_rounds", "status", "stop_reason", "failure", "refused_by", "rule", "seconds"})
 TYPE_WORDS = {"start": "the run starts", "turn": "a turn", "tests": "the oracle runs the tests",
               "tamper": "an injected fault", "stop": "the run stops"}
 
