@@ -163,7 +163,7 @@ def test_long_prompts_and_replies_are_capped_in_the_record():
     long_reply = "x" * (RECORD_CAP * 2)
     out = llm_policy("coder", ScriptedModel([long_reply]), retries=0)(GOAL, coder_view())
     kept = out["attempts"][0]["reply"]
-    assert len(kept) < RECORD_CAP + 60 and kept.endswith("characters, cut]")
+    assert len(kept) < RECORD_CAP + 60 and kept.endswith("… [8,000 characters]")
 
 
 @pytest.mark.parametrize("args, kwargs, error, words", [

@@ -28,6 +28,7 @@ learner pastes at runtime (never stored in a notebook)::
 import json
 import re
 
+from .clip import clip
 from .limits import call_limited, describe_error
 from .policies import BadOutput, check_output, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
@@ -120,12 +121,6 @@ def parse_reply(role, reply):
     return out
 
 
-def _cap(text):
-    if not isinstance(text, str) or len(text) <= RECORD_CAP:
-        return text
-    return text[:RECORD_CAP] + f"... [{len(text):,} characters, cut]"
-
-
 def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
     """A policy ``(goal, view) -> output`` for ``role`` that asks ``model(prompt) -> str``.
 
@@ -162,8 +157,9 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
                     # Only a reply's own problem is fed back; a crash or a timeout
                     # is nothing the model said, so the prompt stays as it was.
                     error = problem = str(err)
-            attempts.append({"attempt": n, "prompt": _cap(prompt),
-                             "reply": _cap(reply) if isinstance(reply, str) else None, "error": error})
+            attempts.append({"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
+                             "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
+                             "error": error})
             if error is None:
                 break
         history.append(attempts)

@@ -15,6 +15,7 @@ the hard part. A *view* is what the supervisor shows a role on its turn (see
 
 import json
 
+from .clip import clip
 from .repo import MAX_CONTENT, PLAN_PATH, REVIEW_PATH, SRC_PATH
 
 VERDICTS = ("approve", "request_changes")
@@ -120,7 +121,7 @@ def _text(value, field):
         return ""
     if type(value) is not str:  # exact type: a str subclass could run code on every use
         raise BadOutput(f"its {field!r} must be a string, not {type(value).__name__}")
-    return value if len(value) <= TEXT_CAP else value[:TEXT_CAP] + f"... [{len(value):,} characters, cut]"
+    return clip(value, TEXT_CAP, count=True)
 
 
 def check_output(role, out):

@@ -8,6 +8,7 @@ and either applies the whole turn to a copy of the repo or none of it.
 
 import unicodedata
 
+from .clip import safe_repr
 # The files the roles write, and each role's allowlist, come from the roles table.
 from .roles import ALLOWLIST, PLAN_PATH, REVIEW_PATH, SRC_PATH
 
@@ -58,11 +59,6 @@ def initial_repo():
     }
 
 
-def _short(value, limit=60):
-    text = repr(value[:limit])
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def check_path(path):
     """Raise PatchRejected unless ``path`` is a clean, relative, forward-slash path."""
     if type(path) is not str:  # exact types: subclasses could run code on every use
@@ -70,13 +66,13 @@ def check_path(path):
     if not path:
         raise PatchRejected("the path is empty", "path")
     if any(unicodedata.category(ch)[0] == "C" for ch in path):
-        raise PatchRejected(f"the path {_short(path)} holds a NUL or control character", "path")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} holds a NUL or control character", "path")
     if "\\" in path:
-        raise PatchRejected(f"the path {_short(path)} uses a backslash; use '/'", "path")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} uses a backslash; use '/'", "path")
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
-        raise PatchRejected(f"the path {_short(path)} is absolute; paths are relative to the repo", "path")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} is absolute; paths are relative to the repo", "path")
     if ".." in path.split("/"):
-        raise PatchRejected(f"the path {_short(path)} climbs out with '..'", "path")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} climbs out with '..'", "path")
 
 
 def check_patch(role, patch):

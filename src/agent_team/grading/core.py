@@ -8,18 +8,13 @@ never hangs, so a grader can only ever *return* a report.
 
 from dataclasses import dataclass, field
 
+from ..clip import safe_repr
 from ..limits import call_limited, describe_error
 
 __all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "show"]
 
 
-def show(value, limit=120):
-    """A short, safe repr of anything a learner's code produced."""
-    try:
-        text = repr(value)
-    except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
-        text = f"<{type(value).__name__} whose repr failed>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+show = safe_repr  # the graders' name for a short, safe repr of anything a learner's code produced
 
 
 @dataclass
