@@ -46,6 +46,10 @@ FAILURES = ("timeout", "error", "bad output", "refused")
 
 SETTINGS = ("max_rounds", "repo", "checks", "require_plan", "tamper", "seconds")
 
+# Who speaks when, read from the roles table (roles.py): before the first round (and again when
+# their file is empty), in every round before the tests, and in every round after the tests.
+PLANNERS, CODERS, REVIEWERS = roles_at("plan"), roles_at("code"), roles_at("review")
+
 
 @dataclass
 class RunResult:
@@ -172,6 +176,19 @@ class _Run:
         event["changes"] = _changes(before, after)
         return event
 
+    def turns(self, names, rnd, then):
+        """Each of ``names`` takes one turn, in order; ``then`` is the state that follows the last one."""
+        for i, name in enumerate(names):
+            following = role(names[i + 1]).state if i + 1 < len(names) else then
+            self.turn(name, rnd)["decision"] = f"after {role(name).state} always {following}"
+
+    def replan(self, rnd):
+        """A planner whose file is empty (a fault wiped it, or its turn was refused) goes again."""
+        for name in PLANNERS:
+            empty = [p for p in sorted(ALLOWLIST[name]) if not str(self.repo.get(p, "")).strip()]
+            if empty:
+                self.turn(name, rnd)["decision"] = f"{empty[0]} was empty, so the {name} went again"
+
     def review(self, name, rnd):
         """A turn after the tests; a role that owns REVIEW.json leaves a verdict (or the reason it did not)."""
         event = self.turn(name, rnd)
@@ -191,29 +208,18 @@ class _Run:
         return event
 
 
-def _then(names, after):
-    """The state that follows each of ``names`` in turn, the last one followed by ``after``."""
-    states = [role(n).state for n in names[1:]] + [after]
-    return dict(zip(names, states))
-
-
-def _the(names):
-    return " and the ".join(names)
-
-
 def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=True, tamper=None,
               seconds=2.0, **policies):
     """Run the team under the state machine above and return a :class:`RunResult`.
 
     Each role of the table in roles.py is a keyword, ``planner=``, ``coder=``,
     ``reviewer=``: a policy ``(goal, view) -> output``, or None for the course's
-    fake. The roles speak in the order their rows give (``turn``). ``checks``
-    are extra rules ``(role, patch) -> None | reason`` applied after the
-    allowlist (a refused patch refuses the whole turn). ``require_plan``: if
-    the planner's file is empty before a coder turn, the planner goes again
-    first. ``tamper(repo, round) -> repo`` simulates a fault outside the roles
-    (for failure injection only). Misuse raises at once; nothing a policy does
-    can make it raise.
+    fake. ``checks`` are extra rules ``(role, patch) -> None | reason`` applied
+    after the allowlist (a refused patch refuses the whole turn).
+    ``require_plan``: if the planner's file is empty before a coder turn, the
+    planner goes again first. ``tamper(repo, round) -> repo`` simulates a fault
+    outside the roles (for failure injection only). Misuse raises at once;
+    nothing a policy does can make it raise.
     """
     team = _team(policies)
     if callable(checks) or isinstance(checks, (str, bytes, dict)):
@@ -222,27 +228,20 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
     checks = tuple(checks)
     _check_args(max_rounds, team, checks, tamper, repo, seconds)
     run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, checks, seconds)
-    planners, coders, reviewers = roles_at("plan"), roles_at("code"), roles_at("review")
-    first_code = role(coders[0]).state
     run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
-            decision=f"start: the {(planners + coders)[0]} speaks first")
-    for name, following in _then(planners, first_code).items():
-        run.turn(name, 0)["decision"] = f"after {role(name).state} always {following}"
+            decision=f"start: the {PLANNERS[0]} speaks first")
+    run.turns(PLANNERS, 0, then=role(CODERS[0]).state)
     for rnd in range(1, max_rounds + 1):
         if tamper is not None:
             _tamper(run, tamper, rnd)
-        for name in planners if require_plan else ():
-            empty = [p for p in sorted(ALLOWLIST[name]) if not str(run.repo.get(p, "")).strip()]
-            if empty:
-                run.turn(name, rnd)["decision"] = f"{empty[0]} was empty, so the {name} went again"
-        for name, following in _then(coders, "TEST").items():
-            run.turn(name, rnd)["decision"] = f"after {role(name).state} always {following}"
+        if require_plan:
+            run.replan(rnd)
+        run.turns(CODERS, rnd, then="TEST")
         report = run_tests(run.repo)
         tests = run.log(type="tests", round=rnd, state="TEST", tests=report)
         if report["ok"]:
-            verb = "gives its verdict" if len(reviewers) == 1 else "give their verdicts"
-            tests["decision"] = f"tests green: the {_the(reviewers)} {verb}, then the run stops"
-            for name in reviewers:
+            tests["decision"] = f"tests green: the {REVIEWERS[0]} gives its verdict, then the run stops"
+            for name in REVIEWERS:
                 event = run.review(name, rnd)
                 verdict = (event.get("verdict") or {}).get("verdict")
                 if verdict == "request_changes":
@@ -252,15 +251,12 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
                     event["decision"] = "tests green: stop"
             reason = f"the tests passed in round {rnd} ({report['passed']} of {report['passed'] + report['failed']})"
             return _stop(run, "pass", rnd, reason)
-        tests["decision"] = f"tests red ({report['failed']} failing): the {reviewers[0]} looks next"
+        tests["decision"] = f"tests red ({report['failed']} failing): the {REVIEWERS[0]} looks next"
         last = rnd == max_rounds
-        for i, name in enumerate(reviewers):
+        for name in REVIEWERS:
             event = run.review(name, rnd)
             if event.get("message") == "escalate":
                 event["escalated"] = True
-            if i + 1 < len(reviewers):
-                event["decision"] = f"tests red: the {reviewers[i + 1]} looks next"
-                continue
             event["decision"] = ("out of rounds: stop without success" if last
                                  else "tests red: the coder goes again with this review")
             if event.get("escalated"):
