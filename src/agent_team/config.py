@@ -64,11 +64,14 @@ class RoleConfig:
         self.system_prompt = PROMPTS[self.role] if self.system_prompt is None else self.system_prompt
 
     def make_policy(self, models=None):
-        """The function that fills this slot: the given policy, the fake, or an LLM policy."""
+        """The function that fills this slot: the given policy, the fake, or an LLM policy.
+
+        None for an optional role (see roles.py) given neither: it then sits the run out.
+        """
         if self.policy is not None:
             return self.policy
         if self.model is None or self.model == FAKE:
-            return DEFAULT_POLICIES[self.role]
+            return DEFAULT_POLICIES.get(self.role)
         models = models or {}
         if self.model not in models:
             known = ", ".join(sorted(models)) or "none"
@@ -111,8 +114,9 @@ class TeamConfig:
         return f"TeamConfig({', '.join(f'{r}={s!r}' for r, s in self._slots.items())})"
 
     def policies(self, models=None):
-        """``{role: fn}`` for every role, ready for ``supervise(**team.policies())``."""
-        return {role: self[role].make_policy(models) for role in ROLES}
+        """``{role: fn}`` for every role that plays, ready for ``supervise(**team.policies())``."""
+        chosen = {role: self[role].make_policy(models) for role in ROLES}
+        return {role: fn for role, fn in chosen.items() if fn is not None}
 
     def to_dict(self):
         """The configuration as it would be written in a file (policies shown by name)."""

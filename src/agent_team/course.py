@@ -38,6 +38,7 @@ PARTS = (
     Part(3, "Part 3: the supervisor", "03_supervisor"),
     Part(4, "Part 4: failure injection", "04_failure_injection"),
     Part(5, "Part 5: from fakes to a real team", "05_real_team"),
+    # a new part: one more row here (see CONTRIBUTING.md)
 )
 
 EXERCISES = (
@@ -47,6 +48,7 @@ EXERCISES = (
     Exercise("4.1", "fault eval", "check_fault_eval"),
     Exercise("4.2", "hardening rule", "check_hardening"),
     Exercise("5.1", "gate", "check_gate"),
+    # a new exercise: one more row here, in course order (see CONTRIBUTING.md)
 )
 
 

@@ -174,6 +174,7 @@ FAULTS = {f.name: f for f in (
           "only the supervisor runs the tests: a role's own run is just words in its message, "
           "and the supervisor's run of the shipped file is red", {"coder": self_testing_coder},
           layer="oracle"),
+    # a new fault: one more row here (see CONTRIBUTING.md)
 )}
 
 

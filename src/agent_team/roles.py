@@ -5,8 +5,10 @@ view), when the supervisor gives it the floor, the system prompt a model in
 its slot starts from, and where its state sits in the supervisor's diagram.
 The repo's allowlists, the views, the supervisor's turn order, the LLM
 prompts, the configuration, the handoffs, the diagram and the graders all
-derive from these rows, so adding a role is a row here plus its fake policy
-(see CONTRIBUTING.md).
+derive from these rows, so adding a role is a row here plus its policy (see
+CONTRIBUTING.md). A role marked ``optional`` is not on the default team: it
+speaks only in runs given a policy for it (``supervise(docs=my_docs_writer)``),
+so adding one changes no run the course already shows.
 
 This module imports nothing from the engine: it sits below everything else.
 """
@@ -38,6 +40,7 @@ class Role:
     sees: tuple            # the facts of its view (see views.py for what each one holds)
     prompt: str            # the default system prompt for a model in this slot
     node: tuple = (0, 0)   # where its state is drawn in the supervisor's diagram (x, y)
+    optional: bool = False  # True: not on the default team; it speaks only when given a policy
 
     def __post_init__(self):
         if self.turn not in TURNS:
@@ -57,6 +60,7 @@ TABLE = (
          ("goal", "plan", "source", "last_tests", "past_verdicts"),
          "You are the reviewer. Write REVIEW.json and nothing else. When the tests pass, "
          "approve, however plain the code looks.", node=(660, 110)),
+    # a new role: one more row here (see CONTRIBUTING.md)
 )
 
 ROLES = tuple(r.name for r in TABLE)                       # the role names, in table order

@@ -103,15 +103,17 @@ def _check_args(max_rounds, policies, checks, tamper, repo, seconds):
 
 
 def _team(chosen):
-    """Every role's policy: the one given, or the course's fake; an unknown keyword is a clear error."""
+    """Who plays: every role's policy (the one given, or the course's fake), and each optional role
+    that was given one. An unknown keyword is a clear error."""
     for name in chosen:
         if name not in ROLES:
             near = difflib.get_close_matches(name, ROLES + SETTINGS, n=1)
             hint = f"did you mean {near[0]!r}? " if near else ""
             raise TypeError(f"supervise() has no keyword {name!r}; {hint}the roles are {', '.join(ROLES)} "
                             f"and the settings {', '.join(SETTINGS)}")
-    return {name: chosen.get(name) if chosen.get(name) is not None else DEFAULT_POLICIES[name]
-            for name in ROLES}
+    team = {name: chosen.get(name) for name in ROLES if chosen.get(name) is not None}
+    return {name: team.get(name) or DEFAULT_POLICIES[name] for name in ROLES
+            if name in team or not role(name).optional}
 
 
 class _Run:
@@ -176,15 +178,20 @@ class _Run:
         event["changes"] = _changes(before, after)
         return event
 
+    def playing(self, names):
+        """Those of ``names`` on this run's team (an optional role plays only when given a policy)."""
+        return [name for name in names if name in self.policies]
+
     def turns(self, names, rnd, then):
         """Each of ``names`` takes one turn, in order; ``then`` is the state that follows the last one."""
+        names = self.playing(names)
         for i, name in enumerate(names):
             following = role(names[i + 1]).state if i + 1 < len(names) else then
             self.turn(name, rnd)["decision"] = f"after {role(name).state} always {following}"
 
     def replan(self, rnd):
         """A planner whose file is empty (a fault wiped it, or its turn was refused) goes again."""
-        for name in PLANNERS:
+        for name in self.playing(PLANNERS):
             empty = [p for p in sorted(ALLOWLIST[name]) if not str(self.repo.get(p, "")).strip()]
             if empty:
                 self.turn(name, rnd)["decision"] = f"{empty[0]} was empty, so the {name} went again"
@@ -214,7 +221,7 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
 
     Each role of the table in roles.py is a keyword, ``planner=``, ``coder=``,
     ``reviewer=``: a policy ``(goal, view) -> output``, or None for the course's
-    fake. ``checks`` are extra rules ``(role, patch) -> None | reason`` applied
+    fake (an optional role does not play unless given one). ``checks`` are extra rules ``(role, patch) -> None | reason`` applied
     after the allowlist (a refused patch refuses the whole turn).
     ``require_plan``: if the planner's file is empty before a coder turn, the
     planner goes again first. ``tamper(repo, round) -> repo`` simulates a fault
@@ -228,8 +235,9 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
     checks = tuple(checks)
     _check_args(max_rounds, team, checks, tamper, repo, seconds)
     run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, checks, seconds)
+    reviewers = run.playing(REVIEWERS)
     run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
-            decision=f"start: the {PLANNERS[0]} speaks first")
+            decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.turns(PLANNERS, 0, then=role(CODERS[0]).state)
     for rnd in range(1, max_rounds + 1):
         if tamper is not None:
@@ -240,8 +248,8 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
         report = run_tests(run.repo)
         tests = run.log(type="tests", round=rnd, state="TEST", tests=report)
         if report["ok"]:
-            tests["decision"] = f"tests green: the {REVIEWERS[0]} gives its verdict, then the run stops"
-            for name in REVIEWERS:
+            tests["decision"] = f"tests green: the {reviewers[0]} gives its verdict, then the run stops"
+            for name in reviewers:
                 event = run.review(name, rnd)
                 verdict = (event.get("verdict") or {}).get("verdict")
                 if verdict == "request_changes":
@@ -251,9 +259,9 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
                     event["decision"] = "tests green: stop"
             reason = f"the tests passed in round {rnd} ({report['passed']} of {report['passed'] + report['failed']})"
             return _stop(run, "pass", rnd, reason)
-        tests["decision"] = f"tests red ({report['failed']} failing): the {REVIEWERS[0]} looks next"
+        tests["decision"] = f"tests red ({report['failed']} failing): the {reviewers[0]} looks next"
         last = rnd == max_rounds
-        for name in REVIEWERS:
+        for name in reviewers:
             event = run.review(name, rnd)
             if event.get("message") == "escalate":
                 event["escalated"] = True
