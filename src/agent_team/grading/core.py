@@ -8,8 +8,10 @@ never hangs, so a grader can only ever *return* a report.
 
 from dataclasses import dataclass, field
 
+from .. import progress
 from ..clip import safe_repr
 from ..limits import call_limited, describe_error
+from ..render import report_html
 
 __all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "show"]
 
@@ -129,7 +131,6 @@ class Report:
         return "\n".join(lines)
 
     def _repr_html_(self):
-        from ..render import report_html  # the renderer is downstream of the grader
         return report_html(self)
 
     def __repr__(self):
@@ -140,7 +141,6 @@ def _record(report):
     if not report.exercise:
         return
     try:
-        from .. import progress
         progress.record(report.exercise, report.passed)
     except Exception:  # noqa: BLE001 -- progress is best effort, never an error
         pass
