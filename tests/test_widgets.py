@@ -2,6 +2,7 @@
 
 import pytest
 
+from agent_team import course
 from agent_team import widgets as W
 from agent_team.render import step_html
 
@@ -273,10 +274,10 @@ def test_progress_widget_reads_the_file_and_refreshes(tmp_path):
     from agent_team import progress
     file = tmp_path / "p.json"
     p = W.Progress(file)
-    assert "0 of 6 exercises done" in p.html and p.html == p._view.value
+    assert f"0 of {len(course.EXERCISES)} exercises done" in p.html and p.html == p._view.value
     progress.record("1.1", True, file=file)
     p._refresh_button.click()
-    assert "1 of 6 exercises done" in p._view.value
+    assert f"1 of {len(course.EXERCISES)} exercises done" in p._view.value
     assert "[x] 1.1 run_tests" in str(p) and "[ ] 3.1 run_team" in str(p)
 
 
@@ -284,4 +285,4 @@ def test_progress_widget_under_pytest_shows_nothing_done(monkeypatch, tmp_path, 
     monkeypatch.delenv("AGENT_TEAM_PROGRESS", raising=False)
     monkeypatch.chdir(tmp_path)
     p = W.Progress()
-    assert "0 of 6 exercises done" in p.html and p.widget is None
+    assert f"0 of {len(course.EXERCISES)} exercises done" in p.html and p.widget is None
