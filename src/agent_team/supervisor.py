@@ -235,10 +235,10 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
     checks = tuple(checks)
     _check_args(max_rounds, team, checks, tamper, repo, seconds)
     run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, checks, seconds)
-    reviewers = run.playing(REVIEWERS)
     run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.turns(PLANNERS, 0, then=role(CODERS[0]).state)
+    reviewers = run.playing(REVIEWERS)  # an optional reviewer plays only when given a policy
     for rnd in range(1, max_rounds + 1):
         if tamper is not None:
             _tamper(run, tamper, rnd)
