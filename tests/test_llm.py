@@ -108,6 +108,7 @@ def test_bad_first_then_good_retries_and_records_every_attempt():
     assert out["patches"] == [{"path": SRC_PATH, "content": FULL_SOURCE}]
     assert [a["attempt"] for a in out["attempts"]] == [1, 2, 3]
     assert [a["error"] is None for a in out["attempts"]] == [False, False, True]
+    assert [a["failure"] for a in out["attempts"]] == ["bad reply", "bad reply", None]
     assert "not JSON" in out["attempts"][0]["error"] and out["attempts"][1]["reply"] == reply(patches="oops")
     # The error of each bad reply is fed back into the next prompt.
     assert "could not be used: the reply is not JSON" in model.prompts[1]
@@ -138,6 +139,7 @@ def test_exceptions_from_the_model_are_failed_attempts_not_crashes():
     out = llm_policy("coder", model)(GOAL, coder_view())
     errors = [a["error"] for a in out["attempts"]]
     assert errors == ["the model raised ConnectionError: offline", "the model raised KeyError: 'choices'", None]
+    assert [a["failure"] for a in out["attempts"]] == ["error", "error", None]
     assert out["attempts"][0]["reply"] is None
     # A crash is nothing the model said, so the next prompt does not pretend it was.
     assert "could not be used" not in model.prompts[1]
@@ -151,6 +153,7 @@ def test_a_model_that_hangs_times_out_and_the_policy_returns():
 
     out = llm_policy("planner", hangs, retries=1, seconds=0.1)(GOAL, {"plan": ""})
     assert [a["error"] for a in out["attempts"]] == ["the model did not answer within 0.1 s"] * 2
+    assert [a["failure"] for a in out["attempts"]] == ["timeout"] * 2
     assert out["patches"] == []
 
 

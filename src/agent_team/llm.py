@@ -10,7 +10,7 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error) is kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply") is kept in ``output["attempts"]`` and in ``policy.history``.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
@@ -145,6 +145,7 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
             prompt = build_prompt(role, goal, view, system_prompt, problem)
             call = call_limited(model, prompt, seconds=seconds)
             reply = call.value if call.ok else None
+            failure = None if call.ok else call.kind  # "timeout" or "error", as the trace's turns say it
             if call.kind == "timeout":
                 error = f"the model did not answer within {seconds:g} s"
             elif call.kind == "error":
@@ -157,9 +158,10 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
                     # Only a reply's own problem is fed back; a crash or a timeout
                     # is nothing the model said, so the prompt stays as it was.
                     error = problem = str(err)
+                    failure = "bad reply"
             attempts.append({"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
                              "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
-                             "error": error})
+                             "error": error, "failure": failure})
             if error is None:
                 break
         history.append(attempts)
