@@ -43,7 +43,10 @@ def test_tests_always_run_on_the_repo_as_it_is_at_that_moment(name):
             else:
                 repo[change["path"]] = change["after"]
         if event["type"] == "tests":
-            assert event["tests"] == run_tests(repo)
+            # The counts, not the error texts: a runaway case may be stopped by the step budget
+            # or, on a loaded machine, by the oracle's wall-clock backstop, in other words.
+            now = run_tests(repo)
+            assert [event["tests"][k] for k in ("ok", "passed", "failed")] == [now[k] for k in ("ok", "passed", "failed")]
             reports += 1
     assert repo == run.repo and reports == run.rounds
 
