@@ -30,7 +30,7 @@ notebooks: $(STAMP)
 
 # Only the engine's unit and property tests (fast).
 test-engine: $(STAMP)
-	$(PY) -m pytest tests -m "not notebooks"
+	$(PY) -m pytest tests --ignore=tests/browser
 
 # The engine's pure tests inside Pyodide 314 under Node.js, offline (tests/pyodide/select.py says which).
 test-pyodide: $(SITE_STAMP) $(NPM_STAMP)

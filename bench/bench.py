@@ -116,12 +116,9 @@ def main():
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     args = ap.parse_args()
     site = args.site.resolve()
-    # Until the course has notebooks, measure the browser tests' smoke notebook.
-    extra = [] if notebooks() else ["--extra-contents", str(ROOT / "tests" / "browser" / "notebooks")]
     if not args.no_build:
-        subprocess.run([sys.executable, str(ROOT / "site" / "build.py"), "--output", str(site), *extra],
-                       check=True)
-    part1 = (notebooks() or ["smoke.ipynb"])[0]
+        subprocess.run([sys.executable, str(ROOT / "site" / "build.py"), "--output", str(site)], check=True)
+    part1 = notebooks()[0]
 
     bench_root = ROOT / "build" / "bench-root"
     shutil.rmtree(bench_root, ignore_errors=True)

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_team.config import FAKE, RoleConfig, TeamConfig, load_config
-from agent_team.llm import DEFAULT_PROMPTS, ScriptedModel
-from agent_team.policies import DEFAULT_POLICIES, ROLES
+from agent_team.llm import ScriptedModel
+from agent_team.policies import DEFAULT_POLICIES
+from agent_team.roles import PROMPTS, ROLES
 
 TOML = """
 model = "fake"
@@ -25,7 +26,7 @@ def test_toml_text_sets_one_role_and_defaults_the_rest():
     assert (team.coder.name, team.coder.model, team.coder.system_prompt) == (
         "Ada", "small", "Write src/fizzbuzz.py only.")
     assert team["planner"].name == "planner" and team.planner.model == FAKE
-    assert team.reviewer.system_prompt == DEFAULT_PROMPTS["reviewer"]
+    assert team.reviewer.system_prompt == PROMPTS["reviewer"]
 
 
 def test_json_text_and_a_dict_read_the_same():
@@ -142,7 +143,7 @@ def test_any_valid_config_loads_the_same_from_json_and_a_dict(agents, default):
     for role in ROLES:
         given_here = agents.get(role, {})
         assert team[role].model == given_here.get("model", default)
-        assert team[role].system_prompt == given_here.get("system_prompt", DEFAULT_PROMPTS[role])
+        assert team[role].system_prompt == given_here.get("system_prompt", PROMPTS[role])
 
 
 def test_the_executor_table_of_the_design_notes_fills_the_coder_slot():

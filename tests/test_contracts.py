@@ -10,7 +10,7 @@ from agent_team.contracts import (ACTIONS, RISKS, RUN_STATUSES, STEP_STATUSES, E
                                   GateDecision, Handoff, Plan, PlanStep, RetryProposal, ReviewReport,
                                   StepOutcome, final_status)
 from agent_team.handoffs import handoffs_from_trace
-from agent_team.policies import ROLES
+from agent_team.roles import ROLES
 
 text = st.text(max_size=30)
 ids = st.text(min_size=1, max_size=6).filter(str.strip)

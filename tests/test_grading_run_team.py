@@ -381,4 +381,4 @@ def test_call_learner_never_raises():
 
 
 def test_show_is_short_and_safe():
-    assert show("x" * 1000, limit=20).endswith("...") and len(show("x" * 1000, limit=20)) == 20
+    assert show("x" * 1000, limit=20).endswith("…") and len(show("x" * 1000, limit=20)) == 20

@@ -355,7 +355,7 @@ def test_describe_error_names_the_type_and_message():
 
 def test_describe_error_is_capped():
     text = describe_error(ValueError("x" * 10_000), limit=100)
-    assert len(text) == 100 and text.endswith("...")
+    assert len(text) == 100 and text.endswith("…")
 
 
 def test_describe_error_survives_a_hostile_str():

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.llm import (DEFAULT_PROMPTS, RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy,
-                            parse_reply)
+from agent_team.llm import RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy, parse_reply
 from agent_team.policies import FULL_SOURCE, check_output
 from agent_team.repo import SRC_PATH, apply_turn, initial_repo
+from agent_team.roles import PROMPTS
 from agent_team.views import make_view
 
 GOAL = "make the tests pass"
@@ -29,7 +29,7 @@ def coder_view():
 
 def test_the_prompt_holds_the_system_prompt_role_tag_view_and_format():
     prompt = build_prompt("coder", GOAL, coder_view())
-    assert prompt.startswith(DEFAULT_PROMPTS["coder"])
+    assert prompt.startswith(PROMPTS["coder"])
     assert "Role: coder" in prompt and f"Goal: {GOAL}" in prompt
     assert "You may write only: src/fizzbuzz.py" in prompt
     assert "## source\ndef fizzbuzz(n):" in prompt and '"patches"' in prompt
@@ -108,6 +108,7 @@ def test_bad_first_then_good_retries_and_records_every_attempt():
     assert out["patches"] == [{"path": SRC_PATH, "content": FULL_SOURCE}]
     assert [a["attempt"] for a in out["attempts"]] == [1, 2, 3]
     assert [a["error"] is None for a in out["attempts"]] == [False, False, True]
+    assert [a["failure"] for a in out["attempts"]] == ["bad reply", "bad reply", None]
     assert "not JSON" in out["attempts"][0]["error"] and out["attempts"][1]["reply"] == reply(patches="oops")
     # The error of each bad reply is fed back into the next prompt.
     assert "could not be used: the reply is not JSON" in model.prompts[1]
@@ -138,6 +139,7 @@ def test_exceptions_from_the_model_are_failed_attempts_not_crashes():
     out = llm_policy("coder", model)(GOAL, coder_view())
     errors = [a["error"] for a in out["attempts"]]
     assert errors == ["the model raised ConnectionError: offline", "the model raised KeyError: 'choices'", None]
+    assert [a["failure"] for a in out["attempts"]] == ["error", "error", None]
     assert out["attempts"][0]["reply"] is None
     # A crash is nothing the model said, so the next prompt does not pretend it was.
     assert "could not be used" not in model.prompts[1]
@@ -151,6 +153,7 @@ def test_a_model_that_hangs_times_out_and_the_policy_returns():
 
     out = llm_policy("planner", hangs, retries=1, seconds=0.1)(GOAL, {"plan": ""})
     assert [a["error"] for a in out["attempts"]] == ["the model did not answer within 0.1 s"] * 2
+    assert [a["failure"] for a in out["attempts"]] == ["timeout"] * 2
     assert out["patches"] == []
 
 
@@ -163,7 +166,7 @@ def test_long_prompts_and_replies_are_capped_in_the_record():
     long_reply = "x" * (RECORD_CAP * 2)
     out = llm_policy("coder", ScriptedModel([long_reply]), retries=0)(GOAL, coder_view())
     kept = out["attempts"][0]["reply"]
-    assert len(kept) < RECORD_CAP + 60 and kept.endswith("characters, cut]")
+    assert len(kept) < RECORD_CAP + 60 and kept.endswith("… [8,000 characters]")
 
 
 @pytest.mark.parametrize("args, kwargs, error, words", [

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from agent_team import course
+
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("notebook_tool", ROOT / "tools" / "notebooks.py")
 tool = importlib.util.module_from_spec(spec)
@@ -49,3 +51,48 @@ def test_solution_blocks_become_stubs_for_learners():
 def test_malformed_sources_are_refused(bad):
     with pytest.raises(ValueError):
         tool.notebook(tool.parse(bad), solution=False)
+
+
+@pytest.mark.parametrize("row", course.EXERCISES, ids=lambda row: row.id)
+def test_every_exercise_is_graded_in_its_parts_notebook(row):
+    part = next(p for p in course.PARTS if p.number == row.part)
+    assert row.grader in (ROOT / "notebooks" / "source" / f"{part.notebook}.py").read_text(encoding="utf-8")
+
+
+def test_every_part_has_its_notebook_source():
+    for part in course.PARTS:
+        assert (ROOT / "notebooks" / "source" / f"{part.notebook}.py").is_file(), part
+
+
+def _built(source):
+    """A notebook as the build writes it: generated, plus what execution adds."""
+    nb = tool.notebook(tool.parse(source), solution=True)
+    nb["metadata"]["language_info"] = {"name": "python", "version": "3.x"}
+    for cell in nb["cells"]:
+        cell["metadata"].setdefault("execution", {"iopub.status.busy": "now"})  # dropped by the build anyway
+    return nb
+
+
+SMALL = '# %% [markdown]\n# # Title\n\n# %% tags=["quiz"]\nx = 1\n\n# %%\ny = 2\n'
+
+
+def test_the_check_accepts_what_the_build_adds_and_nothing_else():
+    want = tool.notebook(tool.parse(SMALL), solution=True)
+    assert tool._notebook_problems(_built(SMALL), want) == []
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda nb: nb["cells"][1]["metadata"].update(tags=["exercise"]), "cell 2: its tags are ['exercise'], not ['quiz']"),
+    (lambda nb: nb["cells"][2]["metadata"].update(tags=["nbval-ignore-output"]), "cell 3: its tags are"),
+    (lambda nb: nb["cells"][2]["metadata"].update(editable=False), "cell 3: its metadata is"),
+    (lambda nb: nb["cells"][0].update(id="renamed"), "cell 1: its id is 'renamed'"),
+    (lambda nb: nb["cells"][2].update(source="y = 3"), "cell 3: its source differs"),
+    (lambda nb: nb["metadata"].update(authors=["x"]), "its notebook metadata is"),
+    (lambda nb: nb["metadata"]["kernelspec"].update(name="pyodide"), "its notebook metadata is"),
+    (lambda nb: nb["cells"].pop(), "it has 2 cells; its source makes 3"),
+])
+def test_the_check_sees_changed_tags_metadata_ids_and_sources(edit, words):
+    have = _built(SMALL)
+    edit(have)
+    problems = tool._notebook_problems(have, tool.notebook(tool.parse(SMALL), solution=True))
+    assert any(words in p for p in problems), problems

@@ -16,8 +16,9 @@ from agent_team.render.diagram import PROTOCOL, SUPERVISOR
 from agent_team.render.html import Safe, esc, inline, join, tag
 from agent_team.render.log import is_log, log_decision, log_rounds
 from agent_team.render.report import highlight_pair
-from agent_team.render.step import diff_lines, trace_of
-from agent_team.render.step import tests_html as report_table_html
+from agent_team.render.diff import diff_lines
+from agent_team.render.tests_table import tests_html as report_table_html
+from agent_team.render.trace import trace_of
 
 EVIL = "<script>alert('x')</script>"
 ESCAPED = "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;"
@@ -455,7 +456,7 @@ def test_highlight_pair_marks_whole_words():
 
 
 def test_a_real_grader_report_renders_through_its_repr_html(monkeypatch):
-    grading = pytest.importorskip("agent_team.grading")
+    from agent_team import grading
     monkeypatch.setenv("AGENT_TEAM_PROGRESS", "off")
 
     def skips_review(task, planner, coder, reviewer, tester, max_rounds):
@@ -494,7 +495,7 @@ def test_progress_renders_done_and_not_yet():
 # --- with the real supervisor --------------------------------------------------------------------
 
 def test_every_step_of_every_fault_run_renders():
-    faults = pytest.importorskip("agent_team.faults")
+    from agent_team import faults
     from agent_team.supervisor import supervise
     healthy = supervise(max_rounds=4)
     for name in faults.FAULTS:

@@ -35,7 +35,8 @@ def test_initial_repo_is_fresh_each_time():
 # --- allowlists -------------------------------------------------------------------------------
 
 def test_allowlists_are_exactly_one_file_per_role():
-    assert {role: set(paths) for role, paths in ALLOWLIST.items()} == {
+    assert all(len(paths) == 1 for paths in ALLOWLIST.values())
+    assert {role: set(ALLOWLIST[role]) for role in ("planner", "coder", "reviewer")} == {
         "planner": {PLAN_PATH}, "coder": {SRC_PATH}, "reviewer": {REVIEW_PATH}}
 
 

@@ -369,25 +369,28 @@ def too_many_patches(goal, view):
     return output("coder", "spam", [{"path": SRC_PATH, "content": FULL_SOURCE}] * 50)
 
 
-@pytest.mark.parametrize("coder, error", [
-    (raises, "raised RuntimeError: model API down"),
-    (exits, "raised SystemExit"),
-    (returns_none, "output was refused: it returned NoneType"),
-    (returns_garbage, "output was refused: it returned list"),
-    (wrong_role, "claims to be 'reviewer'"),
-    (bad_patches_type, "'patches' must be a list"),
-    (huge_content, "the cap is"),
-    (too_many_patches, "50 patches"),
-    (loops_forever, "did not return within"),
-    (loops_and_swallows, "did not return within"),
+@pytest.mark.parametrize("coder, error, failure, refused_by", [
+    (raises, "raised RuntimeError: model API down", "error", None),
+    (exits, "raised SystemExit", "error", None),
+    (returns_none, "output was refused: it returned NoneType", "bad output", None),
+    (returns_garbage, "output was refused: it returned list", "bad output", None),
+    (wrong_role, "claims to be 'reviewer'", "bad output", None),
+    (bad_patches_type, "'patches' must be a list", "bad output", None),
+    (huge_content, "the cap is", "refused", "size"),
+    (too_many_patches, "50 patches", "refused", "size"),
+    (loops_forever, "did not return within", "timeout", None),
+    (loops_and_swallows, "did not return within", "timeout", None),
 ], ids=lambda x: getattr(x, "__name__", "")[:30])
-def test_a_misbehaving_coder_becomes_a_trace_event_never_a_crash(coder, error):
+def test_a_misbehaving_coder_becomes_a_trace_event_never_a_crash(coder, error, failure, refused_by):
     result = supervise(max_rounds=2, coder=coder, seconds=FAST)
     assert result.status == "budget" and result.rounds == 2
     coders = turns(result, "coder")
     assert len(coders) == 2
     for event in coders:
         assert event["applied"] is False and error in event["error"]
+        # the facts are fields, so nothing has to search the error text for them
+        assert event["failure"] == failure and event.get("refused_by") == refused_by
+        assert (event.get("seconds") == FAST) == (failure == "timeout")
     assert result.repo[SRC_PATH] == STUB_SOURCE
     # after CODE always TEST, even when the turn was refused: the stub is tested
     assert [e["tests"] for e in oracle_runs(result)] == [STUB_REPORT, STUB_REPORT]
@@ -396,7 +399,7 @@ def test_a_misbehaving_coder_becomes_a_trace_event_never_a_crash(coder, error):
 def test_a_huge_thought_is_cut_and_the_turn_still_counts():
     result = supervise(max_rounds=4, coder=huge_thought)
     assert result.status == "pass"
-    assert all(len(e["thought"]) < 3_000 and "characters, cut" in e["thought"] for e in turns(result, "coder"))
+    assert all(len(e["thought"]) < 3_000 and e["thought"].endswith(" characters]") for e in turns(result, "coder"))
 
 
 def test_a_policy_that_mutates_its_view_changes_nothing():
@@ -556,3 +559,28 @@ def test_a_policy_raising_keyboard_interrupt_stops_the_run():
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         supervise(max_rounds=1, coder=stop)
+
+
+def test_refusals_say_which_rule_refused_them():
+    def stray(goal, view):
+        return output("coder", "x", [{"path": "../etc/passwd", "content": "x"}])
+
+    def greedy(goal, view):
+        return output("coder", "x", [{"path": PLAN_PATH, "content": "mine"}])
+
+    def no_exec(role, patch):
+        return "no" if "Fizz" in patch["content"] else None
+
+    assert turns(supervise(max_rounds=1, coder=stray), "coder")[0]["refused_by"] == "path"
+    assert turns(supervise(max_rounds=1, coder=greedy), "coder")[0]["refused_by"] == "allowlist"
+    event = turns(supervise(max_rounds=1, checks=[no_exec]), "coder")[0]
+    assert (event["failure"], event["refused_by"], event["rule"]) == ("refused", "check", "no_exec")
+    landed = turns(supervise(max_rounds=1), "coder")[0]
+    assert landed["applied"] and landed["failure"] is None and "refused_by" not in landed
+
+
+def test_an_unknown_keyword_names_the_roles_and_settings():
+    with pytest.raises(TypeError, match="no keyword 'max_round'; did you mean 'max_rounds'.*the roles are planner, coder"):
+        supervise(max_round=3)
+    with pytest.raises(TypeError, match="no keyword 'tester'"):
+        supervise(tester=fake_coder)

@@ -33,7 +33,7 @@ def a_trace():
 
 
 def test_view_fields_per_role():
-    assert set(VIEW_FIELDS) == {"planner", "coder", "reviewer"}
+    assert set(VIEW_FIELDS) >= {"planner", "coder", "reviewer"}
     assert set(VIEW_FIELDS["planner"]) == {"goal", "test_spec", "plan"}
     assert set(VIEW_FIELDS["coder"]) >= {"goal", "plan", "source", "last_tests"}
     assert set(VIEW_FIELDS["reviewer"]) >= {"goal", "plan", "source", "last_tests"}

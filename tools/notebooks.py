@@ -16,7 +16,7 @@ stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
 ``notebooks/solutions/NN_name.ipynb`` with the solutions filled in.
 
     python tools/notebooks.py build [NN ...]   # write and execute both forms
-    python tools/notebooks.py check            # committed sources == generated sources
+    python tools/notebooks.py check            # committed notebooks == what their sources generate
 """
 
 import json
@@ -145,20 +145,57 @@ def build(selected=()):
             print("built", path.relative_to(ROOT))
 
 
+# Metadata the build adds on execution (the kernel's language details, stored widget state):
+# everything else in a committed notebook must be exactly what its source generates.
+EXECUTION_METADATA = ("language_info", "widgets")
+
+
+def _cell_problems(have, want):
+    """How one committed cell differs from the generated one, in words (empty when it does not)."""
+    problems = []
+    for key in ("cell_type", "id"):
+        if have.get(key) != want[key]:
+            problems.append(f"its {key} is {have.get(key)!r}, not {want[key]!r}")
+    if "".join(have.get("source", "")) != want["source"]:
+        problems.append("its source differs")
+    meta = {k: v for k, v in (have.get("metadata") or {}).items() if k != "execution"}
+    if meta.get("tags", []) != want["metadata"].get("tags", []):
+        problems.append(f"its tags are {meta.get('tags', [])}, not {want['metadata'].get('tags', [])}")
+    elif meta != want["metadata"]:
+        problems.append(f"its metadata is {meta}, not {want['metadata']}")
+    return problems
+
+
+def _notebook_problems(have, want):
+    problems = []
+    if len(have["cells"]) != len(want["cells"]):
+        problems.append(f"it has {len(have['cells'])} cells; its source makes {len(want['cells'])}")
+    for n, (got, exp) in enumerate(zip(have["cells"], want["cells"]), 1):
+        problems += [f"cell {n}: {p}" for p in _cell_problems(got, exp)]
+    meta = {k: v for k, v in have.get("metadata", {}).items() if k not in EXECUTION_METADATA}
+    expected = {k: v for k, v in want["metadata"].items() if k not in EXECUTION_METADATA}
+    if meta != expected:
+        problems.append(f"its notebook metadata is {meta}, not {expected}")
+    if have.get("metadata", {}).get("language_info", {}).get("name") != want["metadata"]["language_info"]["name"]:
+        problems.append("its language is not python")
+    for key in ("nbformat", "nbformat_minor"):
+        if have.get(key) != want[key]:
+            problems.append(f"its {key} is {have.get(key)!r}, not {want[key]!r}")
+    return problems
+
+
 def check():
-    """Every committed notebook's cells equal what its source generates; returns the problems."""
+    """Every committed notebook equals what its source generates (cells, tags, metadata); returns the problems."""
     problems = []
     for src in sources():
         for path, nb in forms(src).items():
             if not path.exists():
                 problems.append(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
                 continue
-            have = json.loads(path.read_text(encoding="utf-8"))["cells"]
-            want = nb["cells"]
-            got = [(c["cell_type"], "".join(c["source"])) for c in have]
-            exp = [(c["cell_type"], c["source"]) for c in want]
-            if got != exp:
-                problems.append(f"{path.relative_to(ROOT)} differs from {src.relative_to(ROOT)}: "
+            found = _notebook_problems(json.loads(path.read_text(encoding="utf-8")), nb)
+            if found:
+                shown = "; ".join(found[:3]) + (f"; and {len(found) - 3} more" if len(found) > 3 else "")
+                problems.append(f"{path.relative_to(ROOT)} differs from {src.relative_to(ROOT)} ({shown}): "
                                 "run `make notebooks`")
     return problems
 

@@ -297,7 +297,7 @@ Quiz(
 # %%
 from agent_team.oracle import CASES, run_tests
 from agent_team.render.html import wrap
-from agent_team.render.step import tests_html, tests_text
+from agent_team.render.tests_table import tests_html, tests_text
 from agent_team.widgets import Rich
 
 print("cases:", CASES)

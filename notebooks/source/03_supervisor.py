@@ -151,8 +151,9 @@ for kind in ("start", "turn", "tests", "stop"):
 
 # %% [markdown]
 # A `turn` is one role acting once: the `view` it was shown, its `thought` and `message`, the
-# `patches` it proposed, whether they were `applied` (or the `error` that refused them), and the
-# `changes` they made to the repo. A `tests` event holds the oracle's report. The reviewer's turn
+# `patches` it proposed, whether they were `applied` (or the `error` that refused them, in words,
+# and its `failure`, the same fact for programs: `None`, `"timeout"`, `"error"`, `"bad output"` or
+# `"refused"`), and the `changes` they made to the repo. A `tests` event holds the oracle's report. The reviewer's turn
 # also carries its parsed `verdict`.
 #
 # JSON is not how people read a run, so here is a printer of a dozen lines that tells the trace

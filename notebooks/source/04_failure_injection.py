@@ -2,9 +2,10 @@
 # # Part 4 — Failure injection: break the team on purpose
 #
 # A state machine that only ever sees the happy path has not been tested. In this part you break
-# the team in ten different ways — a lazy coder, a planner that reaches for the source, a
+# the team in thirteen different ways — a lazy coder, a planner that reaches for the source, a
 # supervisor bug that wipes the plan, a reviewer that never approves, a coder that edits the tests,
-# imports, loops forever, lies, crashes — and check, with an `assert` each time, that the
+# imports, loops forever, lies, crashes, ignores the plan, claims a fix it never sent, runs the
+# tests itself — and check, with an `assert` each time, that the
 # supervisor still ends the run the way it should and that the trace says why.
 #
 # **By the end of this part you can**
@@ -374,7 +375,28 @@ assert reviewer_errors and all("refused" in err for err in reviewer_errors)
 assert all(e["verdict"] is None for e in turns(run, "reviewer"))
 
 # %% [markdown]
-# ## All ten faults in one table
+# ## Faults 11–13 — the plan ignored, a stale file, a role that runs the tests itself
+#
+# **Fault 11: the coder ignores the plan.** The plan says "check 15 first"; this coder never reads
+# it and checks 3 first. No engine rule enforces a plan, so the turn lands; the oracle catches the
+# one case the plan was about. **Fault 12: the tests would run against a stale file.** The coder
+# fixes a private copy and *says* the fix is in, but sends no patch: the file in the repo is still
+# the stub. The oracle tests the one shared repo right after the coder's turn, never a role's copy
+# or its word. **Fault 13: a role runs the tests itself.** The coder calls the oracle on a copy
+# holding the full solution, offers that green result as evidence, and ships the Fizz-only cut.
+# Only the supervisor's own test run counts. Expected: `budget` for all three.
+
+# %%
+for name in ("coder ignores the plan", "tests run against stale files", "coder runs the tests itself"):
+    run = RUNS[name] = run_fault(name)
+    print(f"{name}: the coder said {turns(run, 'coder')[-1]['message']!r}")
+    print(f"  the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+    assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
+assert "fizzbuzz(15)" in oracle_errors(RUNS["coder ignores the plan"])[0]
+assert "tests" not in turns(run, "coder")[0]  # its own test report never reaches the trace
+
+# %% [markdown]
+# ## All the faults in one table
 #
 # The table below is built from the runs above, not typed by hand: the status each fault was
 # expected to reach, the status it reached, the rounds it took, and the first piece of evidence in
@@ -399,18 +421,21 @@ print(evidence(RUNS["reviewer never approves"]))
 from agent_team.render.html import table, wrap
 from agent_team.widgets import Rich
 
-HEADERS = ["fault", "expected", "got", "rounds", "first evidence in the trace"]
-rows = [[name, FAULTS[name].expect, run.status, run.rounds, evidence(run)[:100]]
-        for name, run in RUNS.items()]
-assert len(rows) == len(FAULTS) and all(row[1] == row[2] for row in rows)
+HEADERS = ["fault", "expected", "got", "rounds", "stopped by", "first evidence in the trace"]
+# Every fault of the package's table, with the run from above (a fault added to the table runs here).
+runs = {name: RUNS.get(name) or run_fault(name) for name in FAULTS}
+rows = [[name, FAULTS[name].expect, run.status, run.rounds, FAULTS[name].layer, evidence(run)[:100]]
+        for name, run in runs.items()]
+assert set(RUNS) <= set(FAULTS) and all(row[1] == row[2] for row in rows)
 
-as_text = "\n".join(f"{r[0]:<27} {r[1]:<7} {r[2]:<7} {r[3]}  {r[4]}" for r in [HEADERS] + rows)
+as_text = "\n".join(f"{r[0]:<29} {r[1]:<7} {r[2]:<7} {r[3]:<3} {r[4]:<10} {r[5]}" for r in [HEADERS] + rows)
 display(Rich(wrap(table(HEADERS, rows)), as_text))
 
 # %% [markdown]
-# Ten faults, ten expected outcomes, and the state machine held every time. Notice which part of
-# the system caught each one: the **allowlist** (faults 2 and 5), the **supervisor's rules**
-# (3, 4, 9, 10), the **oracle** (6, 7, 8) and the **budget** (1, and every run that could not pass).
+# Every fault met its expected outcome, and the state machine held every time. The "stopped by"
+# column is each fault's `layer` in the package's table: the **allowlist** (faults 2 and 5), the
+# **supervisor's rules** (3, 4, 9, 10), the **oracle** (6, 7, 8, 11, 12, 13) and the **budget** (1,
+# and every run that could not pass).
 #
 # ## A healthy run and a faulty run, side by side
 #

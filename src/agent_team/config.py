@@ -23,8 +23,9 @@ import tomllib
 from dataclasses import dataclass
 
 from .limits import describe_error
-from .llm import DEFAULT_PROMPTS, llm_policy
-from .policies import DEFAULT_POLICIES, ROLES
+from .llm import llm_policy
+from .policies import DEFAULT_POLICIES
+from .roles import PROMPTS, ROLES
 
 __all__ = ["FAKE", "RoleConfig", "TeamConfig", "load_config"]
 
@@ -46,7 +47,7 @@ class RoleConfig:
 
     role: str
     name: str | None = None           # None: the role's own name
-    system_prompt: str | None = None  # None: DEFAULT_PROMPTS[role]
+    system_prompt: str | None = None  # None: PROMPTS[role]
     model: str | None = None          # None: the fake, unless a policy is given
     policy: object = None             # a function (goal, view) -> output, set from Python only
 
@@ -65,14 +66,17 @@ class RoleConfig:
         if self.policy is not None and self.model is not None:
             raise ValueError(f"{self.role} has both a model and a policy; keep one")
         self.name = self.role if self.name is None else self.name
-        self.system_prompt = DEFAULT_PROMPTS[self.role] if self.system_prompt is None else self.system_prompt
+        self.system_prompt = PROMPTS[self.role] if self.system_prompt is None else self.system_prompt
 
     def make_policy(self, models=None):
-        """The function that fills this slot: the given policy, the fake, or an LLM policy."""
+        """The function that fills this slot: the given policy, the fake, or an LLM policy.
+
+        None for an optional role (see roles.py) given neither: it then sits the run out.
+        """
         if self.policy is not None:
             return self.policy
         if self.model is None or self.model == FAKE:
-            return DEFAULT_POLICIES[self.role]
+            return DEFAULT_POLICIES.get(self.role)
         models = models or {}
         if self.model not in models:
             known = ", ".join(sorted(models)) or "none"
@@ -82,31 +86,42 @@ class RoleConfig:
         return llm_policy(self.role, models[self.model], self.system_prompt)
 
 
-@dataclass
 class TeamConfig:
-    """A configuration for every role; ``team["coder"]`` reads one."""
+    """A configuration for every role of the table in roles.py; ``team["coder"]`` or ``team.coder`` reads one.
 
-    planner: RoleConfig = None
-    coder: RoleConfig = None
-    reviewer: RoleConfig = None
+    ``TeamConfig(coder=RoleConfig("coder", ...))``: roles left out get ``RoleConfig(role)``.
+    """
 
-    def __post_init__(self):
-        for role in ROLES:
-            slot = getattr(self, role)
-            if slot is None:
-                setattr(self, role, RoleConfig(role))
-            elif not isinstance(slot, RoleConfig) or slot.role != role:
+    def __init__(self, **slots):
+        for role, slot in slots.items():
+            if role not in ROLES:
+                raise _unknown("TeamConfig", role, ROLES, "role")
+            if slot is not None and (not isinstance(slot, RoleConfig) or slot.role != role):
                 raise ValueError(f"{role} must be a RoleConfig for the {role} (RoleConfig({role!r}, ...)), "
                                  f"not {slot!r:.60}")
+        self._slots = {role: slots.get(role) or RoleConfig(role) for role in ROLES}
+
+    def __getattr__(self, name):
+        slots = self.__dict__.get("_slots", {})
+        if name in slots:
+            return slots[name]
+        raise AttributeError(f"a TeamConfig has no {name!r}; the roles are {', '.join(ROLES)}")
 
     def __getitem__(self, role):
         if role not in ROLES:
             raise KeyError(f"no role {role!r}; the roles are {', '.join(ROLES)}")
-        return getattr(self, role)
+        return self._slots[role]
+
+    def __eq__(self, other):
+        return isinstance(other, TeamConfig) and self._slots == other._slots
+
+    def __repr__(self):
+        return f"TeamConfig({', '.join(f'{r}={s!r}' for r, s in self._slots.items())})"
 
     def policies(self, models=None):
-        """``{"planner": fn, "coder": fn, "reviewer": fn}``, ready for ``supervise(**team.policies())``."""
-        return {role: self[role].make_policy(models) for role in ROLES}
+        """``{role: fn}`` for every role that plays, ready for ``supervise(**team.policies())``."""
+        chosen = {role: self[role].make_policy(models) for role in ROLES}
+        return {role: fn for role, fn in chosen.items() if fn is not None}
 
     def to_dict(self):
         """The configuration as it would be written in a file (policies shown by name)."""

@@ -18,7 +18,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 
-from .policies import ROLES
+from .roles import ROLES
 
 __all__ = ["RISKS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",
@@ -101,7 +101,9 @@ class _Record:
             value = _convert(at, hints[f.name], raw[f.name], loading)
             allowed = cls._choices.get(f.name)
             if allowed and value not in allowed:
-                raise ValueError(f"{at} is {value!r}; write one of {', '.join(map(repr, allowed))}")
+                meant = value.strip().lower() if isinstance(value, str) else None
+                hint = f"did you mean {meant!r}? " if meant in allowed else ""
+                raise ValueError(f"{at} is {value!r:.40}; {hint}write one of {', '.join(map(repr, allowed))}")
             out[f.name] = value
         cls._check(out, where)
         return out
@@ -217,13 +219,19 @@ class ExecutorContract(_Record):
 
 @dataclass
 class StepOutcome(_Record):
-    """How one step ended: the input of the reviewer gate."""
+    """How one step ended: the input of the reviewer gate (which reads every outcome through this record)."""
 
     step: str | int
     status: str
     risk: str = "read"
     detail: str = ""
+    suggested_checks: list[str] = field(default_factory=list)
     _choices = {"status": STEP_STATUSES, "risk": RISKS}
+
+    @classmethod
+    def _check(cls, values, where):
+        if isinstance(values.get("step"), str) and not values["step"].strip():
+            raise ValueError(f"{where}.step is empty; give it the id of the plan step it reports on, such as 'S1'")
 
 
 @dataclass

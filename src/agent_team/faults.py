@@ -1,14 +1,20 @@
 """Failure injection: misbehaving roles and broken surroundings, each with the outcome it should have.
 
 A fault is a set of keyword arguments for :func:`~agent_team.supervisor.supervise`
-(a replaced policy, a tamper hook, a budget) plus the status the state
-machine must still reach. Part 4 runs every one of them live.
+(a replaced policy, a tamper hook, a budget), the status the state machine
+must still reach, and the layer of the system that stops it. Part 4 runs them
+live; tests/test_faults.py runs every row of :data:`FAULTS` and checks both
+the status and that the trace shows its layer at work (:func:`layers_seen`).
+Adding a fault is one row here (and its policy or hook): see CONTRIBUTING.md.
 """
 
 from dataclasses import dataclass, field
 
+from .oracle import run_tests
 from .policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, output
-from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH
+from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
+from .roles import roles_at
+from .supervisor import supervise
 
 
 def fizz_only_coder(goal, view):
@@ -61,6 +67,43 @@ def coder_writing(source, thought):
     return coder
 
 
+# Checks 3 and 5 before 15, although the plan says "check 15 first": fizzbuzz(15) comes back 'Fizz'.
+UNPLANNED_SOURCE = (
+    "def fizzbuzz(n):\n"
+    "    if n % 3 == 0:\n"
+    "        return 'Fizz'\n"
+    "    if n % 5 == 0:\n"
+    "        return 'Buzz'\n"
+    "    if n % 15 == 0:\n"
+    "        return 'FizzBuzz'\n"
+    "    return str(n)\n"
+)
+
+
+def plan_ignoring_coder(goal, view):
+    """Never reads PLAN.md: writes its own order of checks, whatever the plan and the tests say."""
+    return output("coder", "no need to read the plan", [{"path": SRC_PATH, "content": UNPLANNED_SOURCE}],
+                  "done my way")
+
+
+def stale_claim_coder(goal, view):
+    """Fixes its own private copy and says so, but never sends the fix: the shared file stays stale."""
+    return output("coder", "fixed in my working copy", [],
+                  "fixed: my copy of src/fizzbuzz.py passes every case")
+
+
+def self_testing_coder(goal, view):
+    """Runs the oracle itself, on a copy holding the full solution, but ships the Fizz-only cut.
+
+    It tries to take over the supervisor's job: its own test run is the evidence
+    it offers (as an extra ``tests`` field and in its message).
+    """
+    mine = run_tests({**initial_repo(), SRC_PATH: FULL_SOURCE})
+    out = output("coder", "I ran the tests myself", [{"path": SRC_PATH, "content": FIZZ_ONLY_SOURCE}],
+                 f"tests pass: I ran them, {mine['passed']} of {mine['passed'] + mine['failed']}")
+    return {**out, "tests": mine}
+
+
 def crashing_coder(goal, view):
     raise RuntimeError("the model service is down")
 
@@ -69,21 +112,33 @@ def garbage_reviewer(goal, view):
     return "LGTM!!"  # a string, not an output dict
 
 
+# The layers that can stop a fault, as a trace shows them (see layers_seen).
+LAYERS = ("allowlist", "supervisor", "oracle", "budget")
+
+
 @dataclass(frozen=True)
 class Fault:
     name: str
     what: str               # the fault, in one sentence
     expect: str             # the status the team must still reach
     why: str                # why that outcome is right
-    kwargs: dict = field(default_factory=dict)
+    kwargs: dict = field(default_factory=dict)   # the setup: keyword arguments for supervise()
+    layer: str = "supervisor"                    # the layer that stops it: one of LAYERS
+
+    def __post_init__(self):
+        if self.layer not in LAYERS:
+            raise ValueError(f"fault {self.name!r}: layer is {self.layer!r}; write one of {', '.join(LAYERS)}")
+        if self.expect not in ("pass", "budget"):
+            raise ValueError(f"fault {self.name!r}: expect is {self.expect!r}; write 'pass' or 'budget'")
 
 
 FAULTS = {f.name: f for f in (
     Fault("fizz-only coder", "the coder never gets past its Fizz-only first cut", "budget",
-          "the oracle keeps failing, so only the budget can stop the run", {"coder": fizz_only_coder}),
+          "the oracle keeps failing, so only the budget can stop the run", {"coder": fizz_only_coder},
+          layer="budget"),
     Fault("planner writes code", "the planner also patches src/fizzbuzz.py", "pass",
           "the allowlist refuses the planner's whole turn; the real coder still gets there",
-          {"planner": greedy_planner}),
+          {"planner": greedy_planner}, layer="allowlist"),
     Fault("plan wiped", "PLAN.md is emptied before every coder turn", "pass",
           "the supervisor requires a plan, so the planner writes it again", {"tamper": wipe_plan}),
     Fault("reviewer never approves", "the reviewer asks for changes even on green tests", "pass",
@@ -91,28 +146,63 @@ FAULTS = {f.name: f for f in (
           {"reviewer": stubborn_reviewer}),
     Fault("coder edits tests", "the coder rewrites the test file along with the source", "budget",
           "the test file is in no allowlist, so every such turn is refused whole",
-          {"coder": test_editing_coder}),
+          {"coder": test_editing_coder}, layer="allowlist"),
     Fault("coder uses __import__", "the coder's fizzbuzz reaches for __import__", "budget",
           "the oracle refuses code that imports, so the tests never pass",
-          {"coder": coder_writing(EXEC_SOURCE, "import os")}),
+          {"coder": coder_writing(EXEC_SOURCE, "import os")}, layer="oracle"),
     Fault("code loops forever", "the coder's fizzbuzz never returns", "budget",
           "the oracle's step budget stops each case and counts it as failed",
-          {"coder": coder_writing(LOOP_SOURCE, "loop forever")}),
+          {"coder": coder_writing(LOOP_SOURCE, "loop forever")}, layer="oracle"),
     Fault("result lies about equality", "fizzbuzz returns an object that claims to equal anything",
           "budget", "the oracle compares exact str values (and refuses classes), so the lie fails",
-          {"coder": coder_writing(LIAR_SOURCE, "liar object")}),
+          {"coder": coder_writing(LIAR_SOURCE, "liar object")}, layer="oracle"),
     Fault("coder crashes", "the coder raises an exception on every turn", "budget",
           "a crash skips the turn and lands in the trace; the supervisor carries on",
           {"coder": crashing_coder}),
     Fault("reviewer returns garbage", "the reviewer returns a bare string, not an output", "pass",
           "its output is refused and traced; reviews do not decide success, tests do",
           {"reviewer": garbage_reviewer}),
+    Fault("coder ignores the plan", "the coder never reads PLAN.md and checks 3 and 5 before 15", "budget",
+          "a plan is advice, not a rule the engine enforces; the oracle catches what it would have "
+          "prevented (fizzbuzz(15) comes back 'Fizz')", {"coder": plan_ignoring_coder}, layer="oracle"),
+    Fault("tests run against stale files", "the coder fixes a private copy and says so, but src/fizzbuzz.py "
+          "in the repo stays stale", "budget",
+          "the oracle tests the one shared repo right after each coder turn, never a role's copy or "
+          "its word, so the stale file fails every round", {"coder": stale_claim_coder}, layer="oracle"),
+    Fault("coder runs the tests itself", "the coder runs the oracle on its own copy and offers that "
+          "green result as evidence, but ships the Fizz-only cut", "budget",
+          "only the supervisor runs the tests: a role's own run is just words in its message, "
+          "and the supervisor's run of the shipped file is red", {"coder": self_testing_coder},
+          layer="oracle"),
+    # a new fault: one more row here (see CONTRIBUTING.md)
 )}
+
+
+def layers_seen(run):
+    """The layers whose work shows in a run's trace: a subset of :data:`LAYERS`.
+
+    ``allowlist``: a turn refused by the allowlist. ``supervisor``: one of its
+    rules acted (an override, a skipped turn, a re-plan, an escalation).
+    ``oracle``: a test run failed. ``budget``: the run ended on its budget.
+    """
+    planners = roles_at("plan")
+    seen = set()
+    for e in run.trace:
+        if e.get("type") == "turn":
+            if e.get("refused_by") == "allowlist":
+                seen.add("allowlist")
+            if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
+                    or (e.get("role") in planners and e.get("round", 0) > 0)):
+                seen.add("supervisor")
+        elif e.get("type") == "tests" and not e["tests"]["ok"]:
+            seen.add("oracle")
+    if run.status == "budget":
+        seen.add("budget")
+    return seen
 
 
 def run_fault(name, max_rounds=4, **overrides):
     """Run the team with one fault injected; returns the RunResult."""
-    from .supervisor import supervise  # faults sit beside the supervisor, not under it
     if name not in FAULTS:
         raise KeyError(f"no fault named {name!r}; choose one of: {', '.join(FAULTS)}")
     return supervise(max_rounds=max_rounds, **{**FAULTS[name].kwargs, **overrides})

@@ -21,9 +21,10 @@ No model is asked and nothing random happens, so the same outcomes always get
 the same decision: the gate can be tested exhaustively and trusted as a rule.
 """
 
+import dataclasses
 from collections.abc import Mapping
 
-from .contracts import RUN_STATUSES, STEP_STATUSES, GateDecision, RetryProposal, ReviewReport, final_status
+from .contracts import RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
 
 __all__ = ["review_gate", "review_run", "PRECEDENCE"]
 
@@ -74,62 +75,30 @@ _EMPTY_REASON = "no step outcomes were recorded, so nothing shows the work was d
 _EMPTY_TEXT = ("No step outcomes were recorded. Check whether the plan ran at all, "
                "then run it again or accept it by hand.")
 
-_MISSING = object()
-
-
-def _field(outcome, name):
-    if isinstance(outcome, Mapping):
-        return outcome.get(name, _MISSING)
-    return getattr(outcome, name, _MISSING)
-
-
 def _read(i, outcome):
-    """One outcome as ``(step, status, risk, detail, checks)``, or a ValueError naming its index and field."""
+    """One outcome as a :class:`~agent_team.contracts.StepOutcome`: the one validator of that record.
+
+    A dict is read strictly (``StepOutcome.from_dict``); any other object by its
+    attributes of the same names. A ``ValueError`` names the outcome's index and the field.
+    """
     where = f"outcome {i}"
+    if isinstance(outcome, StepOutcome):
+        return outcome
     if isinstance(outcome, (str, bytes, int, float, list, tuple)) or outcome is None:
         raise ValueError(f"{where} is {type(outcome).__name__} {outcome!r:.40}; each outcome must be a dict "
                          "or object with 'step' and 'status', like {'step': 'S1', 'status': 'success'}")
-    step, status = _field(outcome, "step"), _field(outcome, "status")
-    if step is _MISSING:
-        raise ValueError(f"{where} has no 'step'; give it the id of the plan step it reports on")
-    if isinstance(step, bool) or not isinstance(step, (str, int)) or step == "":
-        raise ValueError(f"{where}: 'step' must be a step id (a non-empty str or an int), not {step!r:.40}")
-    if status is _MISSING:
-        raise ValueError(f"{where} (step {step}) has no 'status'; write one of {', '.join(STEP_STATUSES)}")
-    if not isinstance(status, str):
-        raise ValueError(f"{where} (step {step}): 'status' must be a str, not {type(status).__name__}; "
-                         f"write one of {', '.join(STEP_STATUSES)}")
-    if status not in STEP_STATUSES:
-        hint = f"did you mean {status.strip().lower()!r}? " if status.strip().lower() in STEP_STATUSES else ""
-        raise ValueError(f"{where} (step {step}): unknown 'status' {status!r:.40}; {hint}"
-                         f"write one of {', '.join(STEP_STATUSES)}")
-    risk = _field(outcome, "risk")
-    risk = "read" if risk is _MISSING or risk is None else risk
-    if not isinstance(risk, str):
-        raise ValueError(f"{where} (step {step}): 'risk' must be a str such as 'read', 'write' or 'execute', "
-                         f"not {type(risk).__name__}")
-    detail = _field(outcome, "detail")
-    detail = "" if detail is _MISSING or detail is None else detail
-    if not isinstance(detail, str):
-        raise ValueError(f"{where} (step {step}): 'detail' must be a str, not {type(detail).__name__}")
-    checks = _field(outcome, "suggested_checks")
-    checks = [] if checks is _MISSING or checks is None else checks
-    if not isinstance(checks, (list, tuple)) or not all(isinstance(c, str) for c in checks):
-        raise ValueError(f"{where} (step {step}): 'suggested_checks' must be a list of str")
-    return step, status, risk.strip().lower(), detail, list(checks)
+    if not isinstance(outcome, Mapping):
+        names = [f.name for f in dataclasses.fields(StepOutcome)]
+        outcome = {name: getattr(outcome, name) for name in names if hasattr(outcome, name)}
+    return StepOutcome.from_dict(dict(outcome), where)
 
 
 def _risk(step, risk):
-    """The risk note and checks for one step (risk was lower-cased)."""
-    if risk in ("read", ""):
+    """The risk note and checks for one step."""
+    if risk not in _RISK_NOTES:
         return None, []
-    if risk in _RISK_NOTES:
-        note, checks = _RISK_NOTES[risk]
-        return note.format(step=step), [c.format(step=step) for c in checks]
-    # Advisory fields are read leniently but never ignored: an unknown risk is
-    # treated as the riskiest kind, and the note says so.
-    return (f"step {step} has risk {risk!r}, which the gate does not know; it is treated as if it "
-            "could write files and run code", [f"find out what step {step} did before accepting it"])
+    note, checks = _RISK_NOTES[risk]
+    return note.format(step=step), [c.format(step=step) for c in checks]
 
 
 def review_gate(outcomes):
@@ -138,15 +107,18 @@ def review_gate(outcomes):
     Returns a :class:`~agent_team.contracts.GateDecision`: ``passed``,
     ``reasons`` (why it blocked; empty when it passed), ``risk_notes``,
     ``suggested_checks`` and ``proposal`` (None when it passed). Each outcome
-    is a dict or an object with ``step`` and ``status`` (one of
-    ``success``, ``failed``, ``skipped``, ``cancelled``), and optionally
-    ``risk`` (``read``, ``write``, ``execute``), ``detail`` and ``suggested_checks``.
+    is a :class:`~agent_team.contracts.StepOutcome`, or a dict or an object
+    with its fields: ``step`` and ``status`` (one of ``success``, ``failed``,
+    ``skipped``, ``cancelled``), and optionally ``risk`` (``read``, ``write``,
+    ``execute``), ``detail`` and ``suggested_checks``; it is read as exactly
+    as the record itself reads it.
     Every outcome counts: if a step was retried, pass only its latest outcome.
     """
     if not isinstance(outcomes, (list, tuple)):
         raise ValueError(f"outcomes must be a list, not {type(outcomes).__name__}; "
                          "pass e.g. [{'step': 'S1', 'status': 'success'}]")
-    steps = [_read(i, o) for i, o in enumerate(outcomes)]
+    steps = [(o.step, o.status, o.risk, o.detail, o.suggested_checks)
+             for o in (_read(i, o) for i, o in enumerate(outcomes))]
     if not steps:
         return GateDecision(passed=False, reasons=[_EMPTY_REASON],
                             proposal=RetryProposal(action="user_decision", step=None, text=_EMPTY_TEXT))

@@ -12,7 +12,7 @@ raised or timed out) and who acts next and on what (``next_action``).
 """
 
 from .contracts import Handoff
-from .policies import ROLES
+from .roles import ROLES
 from .repo import PLAN_PATH, SRC_PATH
 
 __all__ = ["handoffs_from_trace", "trace_with_handoffs"]
@@ -78,6 +78,8 @@ def _next_action(after, following, review):
         return f"reviewer: review round {rnd}" + (f"; {seen}" if seen else "")
     if role == "planner":
         return f"planner: write {PLAN_PATH} (it is empty)"
+    if role != "coder":  # a role added to the table: its turn, in its own words
+        return f"{role}: its turn in round {rnd}" + (f"; {seen}" if seen else "")
     if review and review.get("verdict") == "request_changes":
         return f"coder: revise {SRC_PATH} in round {rnd}; the review asked: {review.get('notes', '')}"
     return f"coder: write {SRC_PATH} to the plan in round {rnd}" + (f"; {seen}" if seen else "")

@@ -20,6 +20,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from .clip import clip
+
 __all__ = ["Outcome", "TimeUp", "call_limited", "describe_error"]
 
 _HERE = __file__
@@ -127,4 +129,4 @@ def describe_error(err, limit=300):
         text = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
     except BaseException:  # noqa: BLE001 -- a hostile __str__
         text = type(err).__name__
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clip(text, limit)

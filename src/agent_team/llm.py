@@ -10,7 +10,7 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error) is kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply") is kept in ``output["attempts"]`` and in ``policy.history``.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
@@ -28,22 +28,14 @@ learner pastes at runtime (never stored in a notebook)::
 import json
 import re
 
+from .clip import clip
 from .limits import call_limited, describe_error
-from .policies import ROLES, BadOutput, check_output, read_verdict
+from .policies import BadOutput, check_output, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
+from .roles import PROMPTS, ROLES
 
-__all__ = ["DEFAULT_PROMPTS", "BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
+__all__ = ["BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
 
-# One system prompt per role: the roles differ in what they may write, and
-# saying so up front is cheaper than a refused patch.
-DEFAULT_PROMPTS = {
-    "planner": "You are the planner. Write PLAN.md and nothing else: three to five short bullet steps "
-               "that refer to the test spec. Do not write any Python.",
-    "coder": "You are the coder. Write src/fizzbuzz.py and nothing else, following PLAN.md and the "
-             "test spec. Answer with JSON patches only.",
-    "reviewer": "You are the reviewer. Write REVIEW.json and nothing else. When the tests pass, "
-                "approve, however plain the code looks.",
-}
 
 RECORD_CAP = 4_000  # characters of each prompt and reply kept per attempt
 
@@ -65,14 +57,14 @@ def build_prompt(role, goal, view, system_prompt=None, problem=None):
                         f"not {type(view).__name__}")
     schema = {"role": role, "thought": "one short sentence", "message": "one short sentence",
               "patches": [{"path": sorted(ALLOWLIST[role])[0], "content": "the whole new file"}]}
-    parts = [system_prompt or DEFAULT_PROMPTS[role], f"Role: {role}", f"Goal: {goal}",
+    parts = [system_prompt or PROMPTS[role], f"Role: {role}", f"Goal: {goal}",
              f"You may write only: {', '.join(sorted(ALLOWLIST[role]))}"]
     for name, value in view.items():
         if name != "goal":
             shown = value if isinstance(value, str) else json.dumps(value, indent=1)
             parts.append(f"## {name}\n{shown}")
     parts.append("Reply with one JSON object and nothing else, like:\n" + json.dumps(schema))
-    if role == "reviewer":
+    if REVIEW_PATH in ALLOWLIST[role]:
         parts.append(f'The content of {REVIEW_PATH} is itself JSON: '
                      '{"verdict": "approve" or "request_changes", "notes": "..."}')
     if problem:
@@ -122,17 +114,11 @@ def parse_reply(role, reply):
         if not isinstance(patch, dict) or set(patch) != {"path", "content"} or \
                 not all(isinstance(patch[k], str) for k in ("path", "content")):
             raise BadReply(f'patch {i} must be {{"path": str, "content": str}} and nothing else')
-        if role == "reviewer" and patch["path"] == REVIEW_PATH:
+        if patch["path"] == REVIEW_PATH and REVIEW_PATH in ALLOWLIST[role]:
             _, problem = read_verdict(patch["content"])
             if problem:
                 raise BadReply(problem)
     return out
-
-
-def _cap(text):
-    if not isinstance(text, str) or len(text) <= RECORD_CAP:
-        return text
-    return text[:RECORD_CAP] + f"... [{len(text):,} characters, cut]"
 
 
 def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
@@ -159,6 +145,7 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
             prompt = build_prompt(role, goal, view, system_prompt, problem)
             call = call_limited(model, prompt, seconds=seconds)
             reply = call.value if call.ok else None
+            failure = None if call.ok else call.kind  # "timeout" or "error", as the trace's turns say it
             if call.kind == "timeout":
                 error = f"the model did not answer within {seconds:g} s"
             elif call.kind == "error":
@@ -171,8 +158,10 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
                     # Only a reply's own problem is fed back; a crash or a timeout
                     # is nothing the model said, so the prompt stays as it was.
                     error = problem = str(err)
-            attempts.append({"attempt": n, "prompt": _cap(prompt),
-                             "reply": _cap(reply) if isinstance(reply, str) else None, "error": error})
+                    failure = "bad reply"
+            attempts.append({"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
+                             "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
+                             "error": error, "failure": failure})
             if error is None:
                 break
         history.append(attempts)

@@ -68,6 +68,7 @@ import time
 import types
 
 from agent_team import sandbox
+from agent_team.clip import ELLIPSIS, clip
 from agent_team.repo import SRC_PATH
 from agent_team.sandbox import runtime as rt
 
@@ -99,14 +100,13 @@ def run_tests(repo):
 
 def short(value, limit=GOT_LIMIT):
     """A repr of ``value`` capped at ``limit`` characters, built without calling its repr."""
-    text = _short(value, limit, 0)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return clip(_short(value, limit, 0), limit)
 
 
 def _short(value, limit, depth):
     kind = type(value)
     if kind is str or kind is bytes:
-        return repr(value[:limit]) + ("..." if len(value) > limit else "")
+        return repr(value[:limit]) + (ELLIPSIS if len(value) > limit else "")
     if kind is int and value.bit_length() > 200:
         return f"<an int of {value.bit_length():,} bits>"
     if value is None or kind in (bool, int, float, complex, range):
@@ -122,7 +122,7 @@ def _short(value, limit, depth):
             if used > limit:
                 break
         if len(parts) < len(value):
-            parts.append("...")
+            parts.append(ELLIPSIS)
         comma = "," if kind is tuple and len(value) == 1 else ""
         return brackets[0] + ", ".join(parts) + comma + brackets[1]
     if isinstance(value, type):
@@ -136,7 +136,7 @@ def _exception_text(exc, hint="make fizzbuzz return a str for every n instead of
     name = type(exc).__name__
     args = exc.args if isinstance(getattr(exc, "args", None), tuple) else ()
     if len(args) == 1 and type(args[0]) is str:
-        detail = args[0] if len(args[0]) <= 120 else args[0][:117] + "..."
+        detail = clip(args[0], 120)
     else:
         detail = short(args[0] if len(args) == 1 else args, 120) if args else ""
     text = f"{name}: {detail}" if detail else name

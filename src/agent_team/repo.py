@@ -8,10 +8,11 @@ and either applies the whole turn to a copy of the repo or none of it.
 
 import unicodedata
 
-SRC_PATH = "src/fizzbuzz.py"
+from .clip import safe_repr
+# The files the roles write, and each role's allowlist, come from the roles table.
+from .roles import ALLOWLIST, PLAN_PATH, REVIEW_PATH, SRC_PATH
+
 TESTS_PATH = "tests/test_fizzbuzz.py"
-PLAN_PATH = "PLAN.md"
-REVIEW_PATH = "REVIEW.json"
 
 GOAL = "Implement fizzbuzz(n) in src/fizzbuzz.py so that the tests in tests/test_fizzbuzz.py pass."
 
@@ -26,20 +27,26 @@ TEST_SPEC = (
     "# any other n: str(n)\n"
 )
 
-# Each role may write exactly these paths; the test file is in no allowlist,
-# so no role can ever change what "passing" means.
-ALLOWLIST = {
-    "planner": frozenset({PLAN_PATH}),
-    "coder": frozenset({SRC_PATH}),
-    "reviewer": frozenset({REVIEW_PATH}),
-}
+# Each role may write exactly the paths of its ALLOWLIST row; the test file is in
+# no allowlist, so no role can ever change what "passing" means.
+__all__ = ["ALLOWLIST", "GOAL", "PLAN_PATH", "REVIEW_PATH", "SRC_PATH", "TESTS_PATH", "STUB_SOURCE",
+           "TEST_SPEC", "MAX_CONTENT", "MAX_PATCHES", "RULES", "PatchRejected", "initial_repo", "check_path",
+           "check_patch", "check_turn", "apply_turn"]
 
 MAX_CONTENT = 20_000  # characters per file; a fizzbuzz needs a few hundred
 MAX_PATCHES = 8       # per turn; more than this is a runaway policy
 
 
+# Which kind of rule refused a turn, as the trace's ``refused_by`` records it.
+RULES = ("shape", "path", "allowlist", "size")
+
+
 class PatchRejected(ValueError):
-    """A patch broke a rule; ``str(err)`` says which, in plain words."""
+    """A patch broke a rule; ``str(err)`` says which, in plain words, and ``rule`` which kind (one of RULES)."""
+
+    def __init__(self, message, rule="shape"):
+        super().__init__(message)
+        self.rule = rule
 
 
 def initial_repo():
@@ -52,25 +59,20 @@ def initial_repo():
     }
 
 
-def _short(value, limit=60):
-    text = repr(value[:limit])
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def check_path(path):
     """Raise PatchRejected unless ``path`` is a clean, relative, forward-slash path."""
     if type(path) is not str:  # exact types: subclasses could run code on every use
-        raise PatchRejected(f"the path must be a string, not {type(path).__name__}")
+        raise PatchRejected(f"the path must be a string, not {type(path).__name__}", "path")
     if not path:
-        raise PatchRejected("the path is empty")
+        raise PatchRejected("the path is empty", "path")
     if any(unicodedata.category(ch)[0] == "C" for ch in path):
-        raise PatchRejected(f"the path {_short(path)} holds a NUL or control character")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} holds a NUL or control character", "path")
     if "\\" in path:
-        raise PatchRejected(f"the path {_short(path)} uses a backslash; use '/'")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} uses a backslash; use '/'", "path")
     if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
-        raise PatchRejected(f"the path {_short(path)} is absolute; paths are relative to the repo")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} is absolute; paths are relative to the repo", "path")
     if ".." in path.split("/"):
-        raise PatchRejected(f"the path {_short(path)} climbs out with '..'")
+        raise PatchRejected(f"the path {safe_repr(path, 60)} climbs out with '..'", "path")
 
 
 def check_patch(role, patch):
@@ -85,13 +87,33 @@ def check_patch(role, patch):
     allowed = ALLOWLIST.get(role, frozenset())
     if path not in allowed:
         may = ", ".join(sorted(allowed)) or "nothing"
-        raise PatchRejected(f"the {role} may not write {path!r}; its allowlist is: {may}")
+        raise PatchRejected(f"the {role} may not write {path!r}; its allowlist is: {may}", "allowlist")
     if type(content) is not str:
         raise PatchRejected(f"the content of {path!r} must be a string, not {type(content).__name__}")
     if len(content) > MAX_CONTENT:
         raise PatchRejected(
-            f"the content of {path!r} has {len(content):,} characters; the cap is {MAX_CONTENT:,}")
+            f"the content of {path!r} has {len(content):,} characters; the cap is {MAX_CONTENT:,}", "size")
     return path, content
+
+
+def check_turn(role, patches):
+    """The writes of one turn, ``{path: content}``, if every patch passes; else :class:`PatchRejected`.
+
+    The error says which patch broke which rule, and that none of the turn was applied.
+    """
+    if type(patches) not in (list, tuple):
+        raise PatchRejected(f"patches must be a list, not {type(patches).__name__}")
+    if len(patches) > MAX_PATCHES:
+        raise PatchRejected(f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}", "size")
+    writes = {}
+    for i, patch in enumerate(patches, 1):
+        try:
+            path, content = check_patch(role, patch)
+        except PatchRejected as err:
+            prefix = f"patch {i} of {len(patches)}: " if len(patches) > 1 else ""
+            raise PatchRejected(f"{prefix}{err}; no patch of this turn was applied", err.rule) from None
+        writes[path] = content
+    return writes
 
 
 def apply_turn(repo, role, patches):
@@ -102,16 +124,7 @@ def apply_turn(repo, role, patches):
     says why and ``new_repo`` is ``repo`` itself, untouched. ``repo`` is never
     mutated either way.
     """
-    if type(patches) not in (list, tuple):
-        return repo, f"patches must be a list, not {type(patches).__name__}"
-    if len(patches) > MAX_PATCHES:
-        return repo, f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}"
-    writes = {}
-    for i, patch in enumerate(patches, 1):
-        try:
-            path, content = check_patch(role, patch)
-        except PatchRejected as err:
-            prefix = f"patch {i} of {len(patches)}: " if len(patches) > 1 else ""
-            return repo, f"{prefix}{err}; no patch of this turn was applied"
-        writes[path] = content
-    return {**repo, **writes}, None
+    try:
+        return {**repo, **check_turn(role, patches)}, None
+    except PatchRejected as err:
+        return repo, str(err)

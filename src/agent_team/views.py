@@ -8,14 +8,13 @@ Every view is a fresh copy, so a policy that scribbles on it changes nothing.
 
 import copy
 
-from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH
+from .repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, TESTS_PATH
+from .roles import ALLOWLIST, VIEW_FIELDS  # which facts each role may see (its row's ``sees``); a table in part 2
 
-# Which facts each role may see; rendered as a table in part 2.
-VIEW_FIELDS = {
-    "planner": ("goal", "test_spec", "plan"),
-    "coder": ("goal", "plan", "source", "last_tests", "review"),
-    "reviewer": ("goal", "plan", "source", "last_tests", "past_verdicts"),
-}
+__all__ = ["VIEW_FIELDS", "FACTS", "last_tests", "verdicts", "make_view"]
+
+# Every fact a view can hold; a role's row in roles.py picks some of them.
+FACTS = ("goal", "test_spec", "plan", "source", "last_tests", "review", "past_verdicts")
 
 
 def last_tests(trace):
@@ -29,7 +28,8 @@ def last_tests(trace):
 def verdicts(trace):
     """Every verdict the reviewer has given so far, oldest first."""
     return [e["verdict"] for e in trace
-            if e.get("type") == "turn" and e.get("role") == "reviewer" and e.get("verdict")]
+            if e.get("type") == "turn" and e.get("verdict")
+            and REVIEW_PATH in ALLOWLIST.get(e.get("role"), ())]  # only the role that owns REVIEW.json
 
 
 def _summary(report):

@@ -8,18 +8,15 @@ never hangs, so a grader can only ever *return* a report.
 
 from dataclasses import dataclass, field
 
+from .. import progress
+from ..clip import safe_repr
 from ..limits import call_limited, describe_error
+from ..render import report_html
 
 __all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "show"]
 
 
-def show(value, limit=120):
-    """A short, safe repr of anything a learner's code produced."""
-    try:
-        text = repr(value)
-    except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
-        text = f"<{type(value).__name__} whose repr failed>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+show = safe_repr  # the graders' name for a short, safe repr of anything a learner's code produced
 
 
 @dataclass
@@ -147,7 +144,6 @@ class Report:
         return "\n".join(lines)
 
     def _repr_html_(self):
-        from ..render import report_html  # the renderer is downstream of the grader
         return report_html(self)
 
     def __repr__(self):
@@ -158,7 +154,6 @@ def _record(report):
     if not report.exercise:
         return
     try:
-        from .. import progress
         progress.record(report.exercise, report.passed)
     except Exception:  # noqa: BLE001 -- progress is best effort, never an error
         pass

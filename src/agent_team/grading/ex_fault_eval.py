@@ -41,12 +41,15 @@ import time
 
 from ..limits import describe_error
 from ..oracle import run_tests
+from ..roles import ROLES
 from ..supervisor import supervise
 from .core import Report, show
 from .shapes import kind
 
 MAX_ROUNDS, MAX_SECONDS, MAX_ROWS, TOTAL_SECONDS = 12, 2.0, 16, 4.0
-KEYWORDS = tuple(name for name in inspect.signature(supervise).parameters)
+# supervise()'s keywords: its named parameters, and one per role of the table (its **policies).
+KEYWORDS = (*(name for name, p in inspect.signature(supervise).parameters.items()
+              if p.kind is not inspect.Parameter.VAR_KEYWORD), *ROLES)
 STATUSES = ("pass", "budget")
 HEALTHY = ((1, "budget"), (4, "pass"))
 
@@ -152,7 +155,7 @@ def _guarded(fn, deadline):
 def _bounded(kwargs, deadline):
     """The row's kwargs with every function it brings guarded by the deadline."""
     out = dict(kwargs)
-    for key in ("planner", "coder", "reviewer", "tamper"):
+    for key in (*ROLES, "tamper"):
         if callable(out.get(key)):
             out[key] = _guarded(out[key], deadline)
     if type(out.get("checks")) in (list, tuple):

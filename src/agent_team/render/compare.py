@@ -8,8 +8,9 @@ round 3, not at round 1.
 
 import json
 
+from .event import event_html, event_summary
 from .html import badge, join, plain, table, tag, wrap
-from .step import event_html, event_summary, trace_of
+from .trace import trace_of
 
 __all__ = ["Alignment", "align", "first_divergence", "differing_fields", "compare_html", "compare_round_html",
            "compare_overview_html", "compare_text"]

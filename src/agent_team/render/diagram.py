@@ -9,6 +9,7 @@ trace, a new state) is still drawn, dashed, so nothing is hidden.
 
 import math
 
+from ..roles import TABLE
 from .html import Safe, esc
 
 __all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_text"]
@@ -26,10 +27,14 @@ class Machine:
         return any(e[0] == a and e[1] == b for e in self.edges)
 
 
+# The supervisor's own states, plus one node per role (its row in roles.py says where),
+# drawn from left to right.
+_NODES = {"START": (60, 110), "FAULT": (280, 32), "TEST": (510, 110), "STOP_OK": (810, 55),
+          "STOP_FAIL": (810, 165), **{r.state: r.node for r in TABLE}}
+
 SUPERVISOR = Machine(
     "supervisor",
-    nodes={"START": (60, 110), "PLAN": (200, 110), "FAULT": (280, 32), "CODE": (360, 110),
-           "TEST": (510, 110), "REVIEW": (660, 110), "STOP_OK": (810, 55), "STOP_FAIL": (810, 165)},
+    nodes=sorted(_NODES.items(), key=lambda item: item[1]),
     edges=[
         ("START", "PLAN", 0, ""),
         ("PLAN", "CODE", 0, "always"),

@@ -4,8 +4,9 @@
 supervisor does next; :func:`event_summary` is the one line that run comparison lines up.
 """
 
+from ..clip import clip
 from .diff import diff_html, diff_text
-from .html import badge, details, join, plain, pre, short, tag
+from .html import badge, details, join, plain, pre, tag
 from .tests_table import tests_counts, tests_html, tests_text
 from .trace import field
 from .view import value_line, view_html
@@ -14,9 +15,10 @@ __all__ = ["event_html", "event_text", "event_summary", "event_title", "patch_st
 
 # The fields the sections below know how to show; any other field is listed at the end, so
 # what a newer supervisor records (model attempts, handoffs...) is never silently dropped.
+# failure, refused_by, rule and seconds are the structured twins of ``error``, which says it in words.
 KNOWN_KEYS = frozenset({"type", "round", "state", "role", "view", "thought", "message", "patches", "applied",
                         "error", "changes", "verdict", "override", "escalated", "decision", "tests", "goal",
-                        "max_rounds", "status", "stop_reason"})
+                        "max_rounds", "status", "stop_reason", "failure", "refused_by", "rule", "seconds"})
 TYPE_WORDS = {"start": "the run starts", "turn": "a turn", "tests": "the oracle runs the tests",
               "tamper": "an injected fault", "stop": "the run stops"}
 
@@ -37,7 +39,7 @@ def _patches_html(event):
         size = f"{len(content):,} characters" if isinstance(content, str) else ""
         mark = badge("applied", "ok") if applied else badge("refused", "bad")
         items.append(tag("li", mark, " ", tag("code", plain(field(patch, "path"))), f" — a full-file write, {size}",
-                         details("what it proposed to write", pre(short(plain(content), 20000)))))
+                         details("what it proposed to write", pre(clip(plain(content), 20000, count=True)))))
     parts = [tag("ul", *items)]
     if not applied and error:
         parts.append(tag("div", tag("b", "Refused: "), error, class_="at-refused"))
@@ -88,13 +90,13 @@ def event_summary(event):
         applied, error = patch_status(event)
         paths = ", ".join(plain(field(p, "path")) for p in field(event, "patches") or []) or "no patches"
         line = f"{state} {role}: " + (f"wrote {paths}" if applied and field(event, "changes")
-                                      else ("no change" if applied else f"refused ({short(plain(error), 70)})"
+                                      else ("no change" if applied else f"refused ({clip(plain(error), 70, count=True)})"
                                             if error else "no change"))
         verdict = field(event, "verdict")
         if isinstance(verdict, dict):
             line += f"; verdict {plain(field(verdict, 'verdict'))}"
         if applied and error:
-            line += f"; problem: {short(plain(error), 60)}"
+            line += f"; problem: {clip(plain(error), 60, count=True)}"
         return line
     if kind == "tests":
         report = field(event, "tests") or {}
@@ -113,7 +115,7 @@ def event_summary(event):
 def event_html(event):
     """The body of one event: who acted, what they saw, proposed and changed, and what happens next."""
     if not isinstance(event, dict):
-        return tag("p", f"Not a trace event: {short(plain(event), 200)}")
+        return tag("p", f"Not a trace event: {clip(plain(event), 200, count=True)}")
     kind = field(event, "type")
     parts = []
     if kind == "start":
@@ -154,11 +156,11 @@ def event_html(event):
         parts.append(tag("p", tag("b", "Status: "), badge(status, "ok" if status == "pass" else "bad"),
                          " ", field(event, "stop_reason") or ""))
     else:
-        parts.append(pre(short(plain(event), 5000)))
+        parts.append(pre(clip(plain(event), 5000, count=True)))
     extra = {k: v for k, v in event.items() if k not in KNOWN_KEYS}
     if extra:  # fields added later (model attempts, handoffs...): shown, never hidden
         parts.append(details(f"More recorded fields: {', '.join(map(plain, extra))}",
-                             *(join([tag("b", plain(k)), pre(short(plain(v), 5000))]) for k, v in extra.items())))
+                             *(join([tag("b", plain(k)), pre(clip(plain(v), 5000, count=True))]) for k, v in extra.items())))
     decision = _decision(event)
     if decision:
         parts.append(tag("div", tag("b", "The supervisor: "), decision, class_="at-decision"))
@@ -168,7 +170,7 @@ def event_html(event):
 def event_text(event):
     """One event as readable plain text."""
     if not isinstance(event, dict):
-        return f"Not a trace event: {short(plain(event), 200)}"
+        return f"Not a trace event: {clip(plain(event), 200, count=True)}"
     kind = field(event, "type")
     lines = [event_summary(event)]
     if kind == "start":
@@ -180,7 +182,7 @@ def event_text(event):
             lines += [f"  {plain(k)}: {value_line(v)}" for k, v in view.items()]
         for key in ("thought", "message"):
             if field(event, key):
-                lines.append(f"{key}: {short(plain(field(event, key)), 300)}")
+                lines.append(f"{key}: {clip(plain(field(event, key)), 300, count=True)}")
         applied, error = patch_status(event)
         for patch in field(event, "patches") or []:
             lines.append(f"patch {plain(field(patch, 'path'))}: {'applied' if applied else 'refused'}")

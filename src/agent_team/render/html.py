@@ -11,7 +11,9 @@ import html as _html
 import json
 import re
 
-__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "short", "plain", "STYLE", "wrap"]
+from ..clip import clip, safe_repr
+
+__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "plain", "STYLE", "wrap"]
 
 
 class Safe(str):
@@ -30,25 +32,10 @@ def plain(value, limit=None):
         try:
             text = json.dumps(value, ensure_ascii=False, default=repr)
         except (TypeError, ValueError, RecursionError):
-            text = _repr(value)
+            text = safe_repr(value, None)
     else:
-        text = _repr(value)
-    return short(text, limit) if limit else text
-
-
-def _repr(value):
-    try:
-        return repr(value)
-    except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
-        return f"<{type(value).__name__}>"
-
-
-def short(text, limit=80):
-    """``text`` cut to ``limit`` characters, saying how long it was."""
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    return text[: max(0, limit - 1)] + f"… [{len(text):,} characters]"
+        text = safe_repr(value, None)
+    return clip(text, limit, count=True) if limit else text
 
 
 def esc(value):

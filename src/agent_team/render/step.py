@@ -5,21 +5,15 @@ the event before it (for the transition just taken), so stepping through a
 200-round run costs the same as stepping through a 2-round one.
 
 The pieces of a step live in their own modules (:mod:`.trace`, :mod:`.diff`,
-:mod:`.tests_table`, :mod:`.view`, :mod:`.event`); their public names are
-imported here too because notebooks, tests and :mod:`.compare` import them
-from this module.
+:mod:`.tests_table`, :mod:`.view`, :mod:`.event`); import them from there.
 """
 
 from .diagram import SUPERVISOR, diagram_text, state_svg
-from .diff import diff_html, diff_lines, diff_text
-from .event import event_html, event_summary, event_text, event_title, patch_status
+from .event import event_html, event_text, event_title
 from .html import Safe, plain, tag, wrap
-from .tests_table import tests_html, tests_text
 from .trace import field, trace_of
-from .view import view_html
 
-__all__ = ["trace_of", "step_html", "step_text", "event_html", "event_text", "event_summary",
-           "diff_lines", "diff_html", "diff_text", "tests_html", "tests_text", "view_html", "patch_status"]
+__all__ = ["step_header", "step_html", "step_text"]
 
 
 def _around(trace, index):

@@ -1,6 +1,7 @@
 """The oracle's test report: a summary line, the errors, and a table of cases (or plain text)."""
 
-from .html import badge, join, plain, short, table, tag
+from ..clip import clip
+from .html import badge, join, plain, table, tag
 from .trace import field
 
 __all__ = ["tests_html", "tests_text", "tests_counts", "is_report"]
@@ -49,7 +50,7 @@ def tests_html(report):
     cases = field(report, "cases") or []
     errors = _other_errors(report, cases)
     if errors:
-        parts.append(tag("ul", *(tag("li", short(plain(e), 500)) for e in errors[:10])))
+        parts.append(tag("ul", *(tag("li", clip(plain(e), 500, count=True)) for e in errors[:10])))
         if len(errors) > 10:
             parts.append(tag("p", f"… and {len(errors) - 10} more errors", class_="at-muted-text"))
     if cases:
@@ -58,9 +59,9 @@ def tests_html(report):
             good = field(case, "passed")
             result = badge("pass", "ok") if good else badge("fail", "bad")
             err = field(case, "error")
-            rows.append([short(_value(field(case, "n")), 60), short(_expected(field(case, "expected")), 200),
-                         short(_got(field(case, "got")), 200),
-                         join([result, " " + short(plain(err), 300) if err else ""])])
+            rows.append([clip(_value(field(case, "n")), 60, count=True), clip(_expected(field(case, "expected")), 200, count=True),
+                         clip(_got(field(case, "got")), 200, count=True),
+                         join([result, " " + clip(plain(err), 300, count=True) if err else ""])])
             classes.append(None if good else "at-row-bad")
         parts.append(table(["input", "expected", "got", "result"], rows, classes,
                            aria_label="test cases"))
@@ -73,11 +74,11 @@ def tests_text(report):
     passed, failed = tests_counts(report)
     lines = [f"tests {'green' if field(report, 'ok') else 'red'}: {passed} passed, {failed} failed"]
     cases = field(report, "cases") or []
-    lines += [f"  error: {short(plain(e), 300)}" for e in _other_errors(report, cases)[:10]]
+    lines += [f"  error: {clip(plain(e), 300, count=True)}" for e in _other_errors(report, cases)[:10]]
     for case in cases:
         mark = "pass" if field(case, "passed") else "FAIL"
         err = field(case, "error")
-        lines.append(f"  [{mark}] n={short(_value(field(case, 'n')), 60)}: expected "
-                     f"{short(_expected(field(case, 'expected')), 100)}, got {short(_got(field(case, 'got')), 100)}"
-                     + (f" ({short(plain(err), 200)})" if err else ""))
+        lines.append(f"  [{mark}] n={clip(_value(field(case, 'n')), 60, count=True)}: expected "
+                     f"{clip(_expected(field(case, 'expected')), 100, count=True)}, got {clip(_got(field(case, 'got')), 100, count=True)}"
+                     + (f" ({clip(plain(err), 200, count=True)})" if err else ""))
     return "\n".join(lines)

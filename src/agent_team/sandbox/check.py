@@ -13,6 +13,7 @@ import re
 import tokenize
 import warnings
 
+from ..clip import clip
 from .rewrite import Instrument
 
 FILENAME = "<src/fizzbuzz.py>"
@@ -65,13 +66,9 @@ DENIED_NAMES = frozenset("""exec eval compile open globals locals vars getattr s
     breakpoint input type object super help dir memoryview id exit quit""".split())
 
 
-def _clip(text, limit=40):
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def _name_problem(name, lookup=False):
     if name != "_" and name.startswith("_"):
-        return (f"the name `{_clip(name)}`", "names starting with `_` (like `__class__` or "
+        return (f"the name `{clip(name, 40)}`", "names starting with `_` (like `__class__` or "
                 "`__builtins__`) can reach outside the sandbox", "rename it without the leading `_`")
     if lookup and name in DENIED_NAMES:
         return (f"`{name}`", "it could inspect or leave the sandbox, so the oracle does not offer it",
@@ -86,7 +83,7 @@ def _spec_problem(spec):
                 "use a plain spec such as `{x:>3}` or str(x)")
     text = "".join(p.value for p in parts)
     if any(len(digits) > 2 for digits in re.findall(r"\d+", text)):
-        return (f"the format spec `{_clip(text)}`", "widths or precisions over 99 can build huge "
+        return (f"the format spec `{clip(text, 40)}`", "widths or precisions over 99 can build huge "
                 "strings", "use a smaller number or str(x)")
     return None
 
@@ -110,14 +107,14 @@ def _problem(node):
         return _name_problem(node.name)
     if kind == "Attribute":
         if node.attr.startswith("_"):
-            return (f"the attribute `.{_clip(node.attr)}`", "names starting with `_` (like `__class__`"
+            return (f"the attribute `.{clip(node.attr, 40)}`", "names starting with `_` (like `__class__`"
                     " or `__globals__`) can reach outside the sandbox", "use ordinary methods such as "
                     "`.join` or `.append`")
         if not isinstance(node.ctx, ast.Load):
-            return (f"changing `.{_clip(node.attr)}`", "code may not change objects through "
+            return (f"changing `.{clip(node.attr, 40)}`", "code may not change objects through "
                     "attributes", "keep the value in a variable or a dict")
         if node.attr not in ALLOWED_ATTRS:
-            return (f"the attribute `.{_clip(node.attr)}`", "the sandbox allows only the ordinary "
+            return (f"the attribute `.{clip(node.attr, 40)}`", "the sandbox allows only the ordinary "
                     "methods of str, int, float, list, tuple, dict and set (and not .format or .ljust)",
                     "use str(), + or an f-string")
     if kind == "Subscript" and isinstance(node.slice, ast.Slice) and not isinstance(node.ctx, ast.Load):
@@ -125,7 +122,7 @@ def _problem(node):
                 "the sandbox counts", "build a new list with + or .append instead")
     if kind == "Constant" and type(node.value) is int and abs(node.value) >= MAX_CONSTANT:
         bits = node.value.bit_length()   # str() of a huge literal could exceed Python's digit limit
-        shown = _clip(str(node.value), 24) if bits <= 64 else f"of {bits:,} bits"
+        shown = clip(str(node.value), 24) if bits <= 64 else f"of {bits:,} bits"
         return (f"the number {shown}", "numbers written in the source must stay "
                 "below 10**18 so the sandbox can bound arithmetic", "use a smaller number")
     if kind == "FormattedValue" and node.format_spec is not None:
@@ -184,7 +181,7 @@ def _long_statement(source):
                                 "tokens, which the sandbox refuses; split it into several short lines")
     except (tokenize.TokenError, SyntaxError, ValueError) as err:
         detail = err.args[0] if isinstance(err, tokenize.TokenError) and err.args else err
-        return f"Python cannot read this code ({_clip(str(detail), 120)}); fix the syntax"
+        return f"Python cannot read this code ({clip(str(detail), 120)}); fix the syntax"
     return None
 
 
@@ -212,7 +209,7 @@ def _parse(source):
             return ast.parse(source, FILENAME), []
     except SyntaxError as err:
         where = f"line {err.lineno}: " if err.lineno else ""
-        return None, [f"{where}Python cannot read this code ({_clip(str(err.msg), 120)}); fix the syntax"]
+        return None, [f"{where}Python cannot read this code ({clip(str(err.msg), 120)}); fix the syntax"]
     except (RecursionError, MemoryError, ValueError):
         return None, ["the code is nested too deeply for Python's parser; flatten it"]
 
@@ -232,6 +229,6 @@ def prepare(source):
             return compile(tree, FILENAME, "exec", dont_inherit=True), []
     except SyntaxError as err:
         where = f"line {err.lineno}: " if err.lineno else ""
-        return None, [f"{where}Python cannot compile this code ({_clip(str(err.msg), 120)}); fix it"]
+        return None, [f"{where}Python cannot compile this code ({clip(str(err.msg), 120)}); fix it"]
     except (RecursionError, MemoryError, ValueError, TypeError) as err:
         return None, [f"Python could not compile this code ({type(err).__name__}); simplify it"]

@@ -20,7 +20,7 @@ controls off everywhere.
 from .base import WIDGET_MIME, Rich, ipw, show, show_table  # noqa: F401 -- ipw is the switch described above
 from .compare import CompareRuns
 from .progress import Progress, show_report
-from .quiz import LETTERS, Quiz  # noqa: F401 -- LETTERS was importable from here before
+from .quiz import Quiz
 from .stepper import RoundStepper
 
 __all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "show_report", "show", "show_table", "Rich"]

@@ -78,11 +78,6 @@ class Base:
     def text(self):
         raise NotImplementedError
 
-    @property
-    def value(self):
-        """Same as ``.html``: what is displayed now."""
-        return self.html
-
     def _repr_mimebundle_(self, include=None, exclude=None):
         # HTML and text always go in, so a front end that cannot draw the widget still shows it.
         data = {"text/plain": self.text, "text/html": self.html}

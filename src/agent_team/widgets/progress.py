@@ -1,5 +1,6 @@
 """How the learner is doing: a grader's report, and every exercise's progress."""
 
+from .. import progress
 from ..render.progress import progress_html, progress_text
 from ..render.report import report_html, report_text
 from .base import Base, Rich, button, controls, package_attr
@@ -27,7 +28,6 @@ class Progress(Base):
         self.refresh()
 
     def refresh(self):
-        from .. import progress  # the progress file, read on demand
         self.parts = progress.status(self.file)
         self._html = progress_html(self.parts)
         if self.widget is not None:

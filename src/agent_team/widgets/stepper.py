@@ -7,7 +7,8 @@ renderer), so a long run steps as fast as a short one.
 
 from ..render.html import tag, wrap
 from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
-from ..render.step import step_html, step_text, trace_of
+from ..render.step import step_html, step_text
+from ..render.trace import trace_of
 from .base import Base, button, check_index, controls
 
 __all__ = ["RoundStepper"]

@@ -1,0 +1,69 @@
+"""The course as data: its parts and their graded exercises, one row each.
+
+Progress tracking (:mod:`agent_team.progress`), the progress widget and the
+tests that run every grader all read these rows; a grader's
+``Report(exercise=...)`` must name one of them (a test checks it, and
+progress records no other id). How to add a part or an exercise: CONTRIBUTING.md.
+
+Standard library only and no engine imports: this module sits below everything else.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Part", "Exercise", "PARTS", "EXERCISES", "exercise", "exercise_ids"]
+
+
+@dataclass(frozen=True)
+class Part:
+    number: int
+    title: str        # as the progress widget shows it
+    notebook: str     # its source, notebooks/source/<notebook>.py
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str           # "3.1": the part, then the exercise's place in it
+    name: str         # its label in the progress widget
+    grader: str       # the function in agent_team.grading that grades it
+
+    @property
+    def part(self):
+        """The number of its part: the number before the dot of its id."""
+        return int(self.id.split(".")[0])
+
+
+PARTS = (
+    Part(1, "Part 1: architecture", "01_architecture"),
+    Part(2, "Part 2: policies", "02_policies"),
+    Part(3, "Part 3: the supervisor", "03_supervisor"),
+    Part(4, "Part 4: failure injection", "04_failure_injection"),
+    Part(5, "Part 5: from fakes to a real team", "05_real_team"),
+    Part(6, "Part 6: your own team", "06_your_team"),
+    # a new part: one more row here (see CONTRIBUTING.md)
+)
+
+EXERCISES = (
+    Exercise("1.1", "run_tests", "check_run_tests"),
+    Exercise("2.1", "nits counter", "check_nits_reviewer"),
+    Exercise("3.1", "run_team", "check_run_team"),
+    Exercise("4.1", "fault eval", "check_fault_eval"),
+    Exercise("4.2", "hardening rule", "check_hardening"),
+    Exercise("5.1", "gate", "check_gate"),
+    Exercise("6.1", "your fault", "check_my_fault"),
+    Exercise("6.2", "run through the gate", "check_run_outcomes"),
+    # a new exercise: one more row here, in course order (see CONTRIBUTING.md)
+)
+
+
+def exercise_ids():
+    """Every exercise id in course order: ``["1.1", "2.1", ...]``."""
+    return [e.id for e in EXERCISES]
+
+
+def exercise(exercise_id):
+    """The row of one exercise; a clear error for an id the course does not have."""
+    for row in EXERCISES:
+        if row.id == exercise_id:
+            return row
+    raise KeyError(f"the course has no exercise {exercise_id!r}; its exercises are {', '.join(exercise_ids())}")
+
