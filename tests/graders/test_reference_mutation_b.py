@@ -80,7 +80,9 @@ EQUIVALENT = {
     "if note:": "whether a risk note is kept, not part of the answer",
     "notes.append(note)": "a risk note, not part of the answer",
     "checks += [c for c in more + extra if c not in checks]": "suggested checks, not part of the answer",
-    'text=text.format(step=step, detail=f" ({detail})" if detail else ""))': "the proposal's text, not part of the answer",
+    'text=text.format(step=step, detail=f" ({detail})" if detail else ""),': "the proposal's text, not part of the answer",
+    'targets = [s[0] for s in steps[at:]] if kind == "cancelled"': "the retry command's steps, not part of the answer",
+    "command=COMMAND.format(steps=targets), requires_approval=True)": "the retry command, not part of the answer",
 }
 
 

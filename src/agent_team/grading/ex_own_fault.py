@@ -22,17 +22,18 @@ no fault at all, a drifting policy, bad shapes) fails its own check.
 """
 
 import copy
-import inspect
 
 from .. import faults
 from ..faults import FAULTS
 from ..supervisor import supervise
 from .core import Report, call_learner, show
+from .ex_fault_eval import KEYWORDS
 
 __all__ = ["check_my_fault", "FAULT_KEYS", "REQUIREMENTS"]
 
 FAULT_KEYS = ("name", "kwargs", "expect", "evidence")
-SUPERVISE_KEYS = tuple(p for p in inspect.signature(supervise).parameters if p not in ("goal", "repo", "seconds"))
+# supervise()'s keywords (its named parameters and one per role), less those the grader sets itself.
+SUPERVISE_KEYS = tuple(k for k in KEYWORDS if k not in ("goal", "repo", "seconds"))
 _COURSE_POLICIES = {id(v) for f in FAULTS.values() for v in f.kwargs.values()} | {
     id(v) for v in vars(faults).values() if callable(v)}
 

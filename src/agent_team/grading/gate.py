@@ -29,9 +29,9 @@ Counts (the tests that measure them): 36 wrong gates rejected, each with the rig
 failing check (tests/graders/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
 9 correct ones in other styles accepted; mutation testing
 (tests/graders/test_reference_mutation_b.py):
-the notebook's solution, 81 mutants, all rejected; ``review_gate``, 77 mutants, 45 rejected
-and 32 equivalent survivors, all in its reasons, risk notes, suggested checks, proposal
-text and non-list input check (none of which is part of the exercise's answer), listed
+the notebook's solution, 81 mutants, all rejected; ``review_gate``, 90 mutants, 49 rejected
+and 41 equivalent survivors, all in its reasons, risk notes, suggested checks, proposal
+text, retry command and non-list input check (none of which is part of the exercise's answer), listed
 there line by line with the reason.
 """
 
