@@ -511,7 +511,8 @@ print(model.prompts[0][:700])
 # that role gets to know.
 
 # %%
-from agent_team.llm import DEFAULT_PROMPTS, build_prompt
+from agent_team.llm import build_prompt
+from agent_team.roles import PROMPTS
 
 default_run = supervise()
 turn_of = {(e["role"], e["round"]): e for e in default_run.trace if e["type"] == "turn"}
@@ -519,7 +520,7 @@ for role, rnd in (("planner", 0), ("coder", 2), ("reviewer", 1)):
     prompt = build_prompt(role, GOAL, turn_of[role, rnd]["view"])
     print(f"======== the {role}'s prompt in round {rnd} ({len(prompt):,} characters) ========")
     print(prompt, end="\n\n")
-    assert prompt.startswith(DEFAULT_PROMPTS[role]) and f"Role: {role}" in prompt
+    assert prompt.startswith(PROMPTS[role]) and f"Role: {role}" in prompt
 
 # %% [markdown]
 # When every attempt fails, the role does nothing this turn and says why, and the team goes on:
