@@ -11,7 +11,7 @@ import math
 
 from .html import Safe, esc
 
-__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_text"]
+__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_text", "machine_text"]
 
 NODE_W, NODE_H = 92, 32
 
@@ -24,6 +24,16 @@ class Machine:
 
     def has(self, a, b):
         return any(e[0] == a and e[1] == b for e in self.edges)
+
+    def without(self, *states):
+        """The same machine minus some states and every edge touching them (e.g. FAULT before part 4)."""
+        unknown = [s for s in states if s not in self.nodes]
+        if unknown:
+            raise KeyError(f"{', '.join(unknown)} is not a state of the {self.name} machine; "
+                           f"its states are {', '.join(self.nodes)}")
+        gone = set(states)
+        return Machine(self.name, {k: v for k, v in self.nodes.items() if k not in gone},
+                       [e for e in self.edges if e[0] not in gone and e[1] not in gone], self.size)
 
 
 SUPERVISOR = Machine(
@@ -190,6 +200,19 @@ def state_svg(current, previous=None, machine=SUPERVISOR):
         parts.append(_node(name, pos, current, previous))
     parts.append("</svg>")
     return Safe("".join(parts))
+
+
+def machine_text(machine=SUPERVISOR):
+    """Every transition of a machine in words, one per line, from the same edges the drawing uses."""
+    lines = [f"The {machine.name} machine, state by state:"]
+    for state in machine.nodes:
+        out = [(b, label) for a, b, _bend, label in machine.edges if a == state]
+        if not out:
+            lines.append(f"  {state}: the run ends here")
+            continue
+        moves = "; ".join(f"{label} -> {b}" if label else f"-> {b}" for b, label in out)
+        lines.append(f"  {state}: {moves}")
+    return "\n".join(lines)
 
 
 def diagram_text(current, previous=None):

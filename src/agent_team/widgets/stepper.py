@@ -5,9 +5,11 @@ just that step with :func:`agent_team.render.step_html` (or the log's
 renderer), so a long run steps as fast as a short one.
 """
 
+from ..render.diagram import SUPERVISOR
 from ..render.html import tag, wrap
 from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
 from ..render.step import step_html, step_text, trace_of
+from ..render.trace import field
 from .base import Base, button, check_index, controls
 
 __all__ = ["RoundStepper"]
@@ -39,6 +41,9 @@ class RoundStepper(Base):
     def _setup(self, kind, items, start, interval):
         self._kind, self._items = kind, items
         self._rounds = log_rounds(items) if kind == "log" else None  # once, not per step
+        # FAULT is drawn only for runs that have one: it is explained in part 4, not before.
+        faulty = kind == "trace" and any(field(items[i], "state") == "FAULT" for i in range(len(items)))
+        self._machine = SUPERVISOR if faulty else SUPERVISOR.without("FAULT")
         self._n = len(items)
         self._index, self._html, self._syncing = 0, None, False
         if controls() is not None:
@@ -109,7 +114,7 @@ class RoundStepper(Base):
         elif self._kind == "log":
             self._html = log_step_html(self._items, self._index, self._rounds)
         else:
-            self._html = step_html(self._items, self._index)
+            self._html = step_html(self._items, self._index, self._machine)
         if self.widget is not None:
             self._syncing = True
             try:
