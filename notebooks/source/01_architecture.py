@@ -211,17 +211,17 @@ from agent_team.widgets import Quiz
 Quiz(
     "In one turn, the planner sends two patches: a new PLAN.md and a new src/fizzbuzz.py. "
     "What does the repo look like afterwards?",
-    ["PLAN.md and src/fizzbuzz.py are both updated",
-     "Only PLAN.md is updated; the source patch is dropped",
-     "Nothing changes, and the refusal says which patch broke which rule",
-     "Only src/fizzbuzz.py is updated, because code matters more than plans"],
-    answer=2,
+    ["Nothing changes: the turn is refused whole, and the reason names the bad patch",
+     "Only PLAN.md is updated, and the source patch is dropped with a note in the trace",
+     "Both files are updated, since the planner needs code to check its plan against",
+     "Only src/fizzbuzz.py is updated, because the source matters more than the plan"],
+    answer=0,
     explanation="A turn lands all or nothing. The source patch is outside the planner's allowlist, "
                 "so the whole turn is refused, PLAN.md included, and the reason is recorded.",
     explanations=[
-        "That would let the planner act as a coder: the allowlist exists to stop exactly this.",
-        "That applies half a turn, leaving a repo state that no role actually proposed.",
         None,
+        "That applies half a turn, leaving a repo state that no role actually proposed.",
+        "That would let the planner act as a coder: the allowlist exists to stop exactly this.",
         "That keeps precisely the patch the rules forbid, and drops the one that was allowed.",
     ],
 )
@@ -387,11 +387,11 @@ assert short_run.status == "budget"
 # %%
 Quiz(
     "Who is allowed to declare the team done?",
-    ["The coder, as soon as its thought says the code is finished",
-     "The planner, since it wrote the plan everyone follows",
-     "The supervisor, and only on a passing oracle report or a spent budget",
-     "Whichever role first creates a file called DONE.md"],
-    answer=2,
+    ["The coder, as soon as its thought says the code is finished and tested",
+     "The planner, since it wrote the plan that every other role follows",
+     "The reviewer, the moment it approves the code the coder wrote last",
+     "The supervisor, on a passing oracle report or a spent budget"],
+    answer=3,
     explanation="Ending the run is the supervisor's job, and it needs evidence it can point to in the "
                 "trace: the oracle's passing report, or the last round used up (a stop without success).",
     explanations=[
@@ -399,9 +399,9 @@ Quiz(
         "actually runs the code, decides.",
         "A plan describes what ought to happen. The planner speaks before any code exists, so it cannot "
         "know whether the code works.",
+        "An approval is advice, kept in the trace. On red tests the coder goes again whatever the "
+        "reviewer said, because only the oracle's report shows that the code works.",
         None,
-        "DONE.md would be just another file of text. It is in no role's allowlist, and the oracle never "
-        "looks at it.",
     ],
 )
 

@@ -238,18 +238,19 @@ from agent_team.widgets import Quiz
 Quiz(
     "After its first turn, the coder's thought says 'all four cases pass, we are done'. "
     "The oracle reports 2 passed, 2 failed. What does the supervisor do next?",
-    ["It stops the run with success, because the coder knows its own code best",
-     "It asks the reviewer to confirm the claim, and stops if the reviewer approves",
+    ["It stops the run with success, because the coder has seen its own code run",
      "It ignores the thought: the tests are red, so the reviewer comments and the coder goes again",
-     "It refuses the coder's patch, because the thought does not match the test result"],
-    answer=2,
+     "It asks the reviewer to confirm the claim, and stops with success if the reviewer then approves",
+     "It refuses the coder's patch, because the thought does not match what the oracle reported"],
+    answer=1,
     explanation="The thought is recorded in the trace and nothing more. The oracle's report decides: "
                 "red tests mean a review and another coder turn, whatever anyone says.",
     explanations=[
-        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4.",
+        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4. "
+        "And the coder never runs anything: only the oracle does.",
+        None,
         "An approval cannot turn red tests green. The reviewer's verdict is advice to the coder, not a "
         "success signal.",
-        None,
         "Patches are judged by the allowlist, not by how well the thought describes them. The coder may "
         "write its own file, so the patch landed; the tests then judged it.",
     ],
@@ -464,20 +465,20 @@ print(stuck.status, "|", stuck.stop_reason)
 # %%
 Quiz(
     "The tests are green, but PLAN.md is just two short lines. What should the reviewer write?",
-    ["request_changes: ask the coder for a cleaner rewrite first",
-     "approve: passing tests are the bar, and how the plan reads only counts if the oracle checks it",
-     "request_changes, plus a patch that empties PLAN.md so that the planner starts over",
-     "A patch to src/fizzbuzz.py that adds comments"],
-    answer=1,
+    ["request_changes: ask the coder for a cleaner rewrite before the run may end",
+     "request_changes, plus a patch that empties PLAN.md so the planner has to start over from scratch",
+     "approve: the tests are green, and the plan's length is not something the oracle checks",
+     "a patch to src/fizzbuzz.py that adds comments explaining what the plan left out"],
+    answer=2,
     explanation="The oracle defines done, and it says done. If you care how the plan or the code "
                 "reads, turn that into a check the oracle runs every round; a reviewer's taste, "
                 "applied now and then, only burns rounds.",
     explanations=[
-        "The code already does everything the tests ask, so this is a nit. It spends budget, and on "
-        "green tests the supervisor of part 3 overrides it anyway.",
-        None,
+        "The code already does everything the tests ask, so this request is about taste. It spends "
+        "budget, and on green tests the supervisor of part 3 overrides it anyway.",
         "REVIEW.json is the reviewer's only file. The PLAN.md patch is refused, and because a turn "
         "lands all or nothing, the verdict is lost with it.",
+        None,
         "The source belongs to the coder. A reviewer that edits it has become a second coder, and the "
         "allowlist refuses the turn.",
     ],

@@ -238,23 +238,23 @@ from agent_team.widgets import Quiz
 Quiz(
     "Why does `max_rounds` count coder turns rather than every turn of every role?",
     [
-        "Because the planner and the reviewer never make mistakes",
-        "Because coder turns are the costly ones and the only ones that change the code, so they "
-        "measure both spending and progress",
-        "Because a Python loop can only count one kind of thing",
-        "Because the oracle runs inside the coder's turn",
+        "Coder turns are the costly ones, and the only ones that change the code",
+        "The planner and the reviewer cannot make mistakes, so their turns need no cap",
+        "The oracle runs inside the coder's turn, so each coder turn is one test run",
+        "Planner and reviewer turns never write to the repo, so they cost nothing at all",
     ],
-    1,
+    0,
     "Coder turns produce the biggest outputs and are the only turns that change the source, so "
     "'how many attempts at the code' is the number worth capping. Planner and reviewer turns ride "
     "along with them.",
     explanations=[
+        None,
         "They do make mistakes: part 4 injects a planner that writes code and a reviewer that never "
         "approves. Their turns are simply not what the budget measures.",
-        None,
-        "A loop can count anything; which turns to count is a design decision, and this one has a reason.",
         "The supervisor runs the oracle after the coder's turn, never inside it, so the coder cannot "
         "touch the measurement.",
+        "Both write files: the planner PLAN.md, the reviewer REVIEW.json. What they never change is the "
+        "source, and attempts at the source are what the budget counts.",
     ],
 )
 
@@ -293,23 +293,22 @@ assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"
 Quiz(
     "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
     [
-        "Because once tests exist, a reviewer's opinion is worthless",
-        "Because green tests are the stop condition, and a reviewer who could veto them could ask "
-        "for changes until the budget ran out (style counts only if the oracle checks it)",
-        "Because REVIEW.json has no room for notes",
-        "Because the planner has already signed off on the plan",
+        "Once tests exist, a reviewer's opinion adds nothing, so its verdict is never even read",
+        "REVIEW.json has no room for notes on a green run, so the verdict cannot be stored",
+        "The planner already signed off on the plan, and a planner's word outranks a reviewer's",
+        "Green tests are the stop; a veto on them could stall the run until the budget is spent",
     ],
-    1,
+    3,
     "Stopping is decided by evidence, and green tests are that evidence. A reviewer can always think "
     "of one more change; if its veto outranked the tests, a run could stall on taste until the "
     "budget was gone. A rule that really matters belongs in the oracle, checked every round.",
     explanations=[
-        "Reviewers are often right, which is why the override is written into the trace rather than "
-        "hidden. The question is who decides when to stop, not who is right.",
-        None,
+        "The verdict is read and written into the trace, with the override beside it. Reviewers are "
+        "often right; the question is who decides when to stop, not who is right.",
         "REVIEW.json stores notes without trouble (look at the picky reviewer's). Storage has nothing "
         "to do with it.",
         "The planner never approves anything: it writes PLAN.md and that is all. Approval is not its job.",
+        None,
     ],
 )
 
@@ -453,10 +452,10 @@ RoundStepper((code, log))
 Quiz(
     "In round 3 of the worked example, what feedback does the coder receive?",
     [
-        "'' (empty), because round 2's code was approved",
-        "'review: REJECT: no error handling', the last thing the reviewer objected to",
-        "'test: FAIL: test_empty'",
-        "'review: APPROVE'",
+        "'' (empty), because round 2's code was approved by the reviewer",
+        "'review: REJECT: no error handling', the reviewer's last objection",
+        "'test: FAIL: test_empty', the result of round 2's test run",
+        "'review: APPROVE', the reviewer's verdict on round 2's code",
     ],
     2,
     "The coder always gets the latest feedback, and the latest thing that went wrong, in round 2, was "

@@ -193,11 +193,10 @@ Quiz(
     "With `require_plan=False` the team passes even though PLAN.md is wiped every round. "
     "Why does the course still require a plan?",
     [
-        "Because the oracle reads PLAN.md and fails without it",
-        "Because an empty plan is a sign that something broke, re-planning is cheap, and a real "
-        "coder and reviewer depend on the plan even if our fakes do not",
-        "Because the planner's turns count against max_rounds, so re-planning saves rounds",
-        "Because without a plan the allowlist lets the coder write any file",
+        "The oracle reads PLAN.md, and its tests fail whenever the plan is empty",
+        "An empty plan means something broke, re-planning is cheap, and real roles read the plan",
+        "Planner turns count against max_rounds, so re-planning right away saves coder rounds later on",
+        "Without a plan, the allowlist lets the coder write any file it wants to",
     ],
     1,
     "Requiring the plan repairs broken state visibly (the trace says the planner went again), costs "
@@ -324,23 +323,22 @@ Quiz(
     "The lying fizzbuzz returns an object whose `==` answers True to anything. Which part of the "
     "team keeps it from passing?",
     [
-        "The allowlist: the coder is not allowed to write classes",
-        "The oracle: it refuses `class` in the source, and it would only compare a result that is "
-        "exactly a `str`",
-        "The reviewer, who reads the code and spots the trick",
-        "Nothing: the run passes, and the trace records the lie",
+        "The allowlist: the coder's allowlist covers src/fizzbuzz.py but forbids writing classes",
+        "The reviewer, who reads the code and spots the overridden `__eq__` method",
+        "Nothing: the run passes, and only the trace records that the result lied",
+        "The oracle: it refuses `class` in the source and compares only exact `str` results",
     ],
-    1,
+    3,
     "Only the oracle runs the code, so only the oracle can be fooled, or not. It refuses the class "
     "before anything runs, and it checks a result's type before asking about equality, so a lying "
     "`__eq__` is never even consulted.",
     explanations=[
         "The allowlist looks at paths, not at what a file contains. The coder may write any text to "
         "src/fizzbuzz.py, so this patch landed.",
-        None,
         "Our reviewer judges from the test report, and a real one could miss the trick. Success never "
         "rests on how carefully a reviewer reads.",
         "The run above ended in `budget` with 0 cases passed, and the cell's assert checks exactly that.",
+        None,
     ],
 )
 
@@ -495,21 +493,22 @@ Quiz(
     "Your hardening rule raises an exception instead of returning. What should the supervisor do "
     "with the coder's turn?",
     [
-        "Apply it: the rule did not say no",
-        "Refuse it: a safety rule that cannot give an answer must fail closed",
-        "Stop the whole run with an error",
-        "Skip the rule and remember to fix it later",
+        "Refuse the turn: a safety rule that cannot answer must fail closed",
+        "Apply the turn: the rule never said no, so nothing forbids the patch",
+        "Stop the whole run with an error, so that a person fixes the rule first",
+        "Skip the broken rule for this turn and log a warning to fix it later",
     ],
-    1,
+    0,
     "Refusing the turn keeps the repo safe and the run going, and the reason in the trace points "
     "straight at the rule to fix.",
     explanations=[
+        None,
         "Then a bug in the rule silently switches the protection off, exactly when something unusual "
         "(maybe hostile) is going on.",
-        None,
         "Then any buggy rule, or any patch crafted to make the rule crash, could end the team's work. "
         "A policy's failure is data in the trace, not a crash of the supervisor.",
-        "Skipping the rule is the same as applying the turn: the protection is off and nobody notices.",
+        "Skipping the rule is the same as applying the turn: the protection is off, and a warning "
+        "nobody reads does not bring it back.",
     ],
 )
 

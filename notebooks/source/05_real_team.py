@@ -214,22 +214,22 @@ from agent_team.widgets import Quiz
 Quiz(
     "Step S3 wrote files and ran code, and it succeeded. S1 and S2 succeeded too. What does the gate decide?",
     [
-        "It blocks: writing and executing are risky",
+        "It blocks: writing files and executing code are too risky to accept unseen",
+        "It asks the user to decide, because a risky step needs a person's approval",
         "It passes, and adds risk notes and suggested checks for S3",
-        "It passes without any notes: only statuses matter",
-        "It asks the user to decide, because of the risk",
+        "It passes without any notes, because only the statuses of steps matter",
     ],
-    1,
+    2,
     "Risk is information for the person accepting the run, not a reason to call finished work "
     "unfinished. The notes say what to check: the diff of the files, the output of what ran.",
     explanations=[
         "Then every run that writes a file — every useful run — would be blocked. Risk adds notes; "
         "only failed, skipped and cancelled steps block.",
+        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
+        "not a decision.",
         None,
         "Statuses decide pass or block, but the gate still reports risk: a write or an execute step "
         "comes with notes and suggested checks.",
-        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
-        "not a decision.",
     ],
 )
 
@@ -433,20 +433,20 @@ Quiz(
     "A model-backed coder replies: message \"all tests pass now\", with a patch to src/fizzbuzz.py. "
     "What decides whether the run passed?",
     [
-        "The coder's message, since the model ran the tests in its head",
-        "The reviewer's verdict",
+        "The coder's message, since a model can check the tests in its own reasoning",
         "The oracle's report on the repo after the patch landed",
-        "Whether the reply parsed as JSON on the first attempt",
+        "The reviewer's verdict, since the reviewer reads the patch and the plan",
+        "Whether the reply parsed as valid JSON on the first attempt, with no retry",
     ],
-    2,
+    1,
     "The oracle is the only success signal, for fakes and models alike. The message is only words, "
     "kept in the trace.",
     explanations=[
         "A message is text; a model can write anything in it. Control never depends on what a role "
         "says about its own work.",
+        None,
         "The reviewer's verdict is kept in the trace, and on green tests a request for changes is "
         "overridden. It never turns red tests green.",
-        None,
         "Parsing is about whether the reply can be used at all. A perfectly parsed patch can still "
         "be wrong; only running the tests shows it.",
     ],
