@@ -14,7 +14,8 @@
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).
 #
-# About 30 minutes. Run the cells from top to bottom; each one prints or checks something.
+# About 45 minutes for a careful first pass. Run the cells from top to bottom; each one prints or
+# checks something.
 #
 # The course grew from a handful of design notes, and they do not always agree with each other.
 # Where they differ, a box headed **A choice we made** says which way we went and why.
@@ -23,7 +24,10 @@
 # ## The words of this course
 #
 # We use the same word for the same thing everywhere: in the code, in these notebooks, and in the
-# messages the graders write to you.
+# messages the graders write to you. Each word is explained where it first comes up; this table
+# collects them for looking one up later.
+#
+# <details><summary>The words of this course, in one table</summary>
 #
 # | word | what it means here |
 # |---|---|
@@ -38,6 +42,8 @@
 # | **verdict** | the reviewer's `approve` or `request_changes`, with notes |
 # | **trace** | the supervisor's ordered record of everything that happened |
 # | **budget** | the limit that ends a run without success (`max_rounds`) |
+#
+# </details>
 
 # %%
 import json
@@ -67,7 +73,11 @@ for path, text in repo.items():
 # %% [markdown]
 # Every file is a plain string, and a role changes a file by sending its **complete new text**:
 # no diffs, no line edits, nothing to parse or merge. A patch therefore carries exactly one path,
-# and "may this role write there?" is answered by looking that path up, nothing more.
+# and "may this role write there?" is answered by looking that path up in the role's allowlist.
+# Besides that lookup, a few checks on the patch's *shape* keep a confused or runaway role from
+# harming the repo: the content must be a string of at most 20,000 characters, a turn may carry at
+# most 8 patches, and a path may not climb out of the repo with `..`. You will see each of them
+# refuse a turn below, after the allowlist.
 
 # %%
 assert set(repo) == {SRC_PATH, TESTS_PATH, PLAN_PATH, REVIEW_PATH}
@@ -179,6 +189,44 @@ helper = [{"path": "src/helpers.py", "content": "def helper():\n    return 1\n"}
 after, error = apply_turn(repo, "coder", helper)
 print("error:", error)
 assert after is repo and ALLOWLIST["coder"] == {SRC_PATH}
+
+# %% [markdown]
+# ### Predict, then run: the shape checks
+#
+# The allowlist is not the only thing `apply_turn` checks. Below are five turns from the coder, all
+# writing the one file it owns. Before running the next cells, decide for each: does `apply_turn`
+# accept it or refuse it? (In Jupyter pick in the form; in code, `shape_guess.choose("refused", ...)`.)
+
+# %%
+from agent_team.repo import MAX_CONTENT, MAX_PATCHES
+from agent_team.widgets import Predict
+
+SHAPE_CASES = {
+    "content is the number 42, not text": [{"path": SRC_PATH, "content": 42}],
+    "content of 25,000 characters": [{"path": SRC_PATH, "content": "#" * 25_000}],
+    "content of exactly 20,000 characters": [{"path": SRC_PATH, "content": "#" * 20_000}],
+    "9 patches in one turn, all to src/fizzbuzz.py": [{"path": SRC_PATH, "content": FULL_SOURCE}] * 9,
+    "the path src/../src/fizzbuzz.py": [{"path": "src/../src/fizzbuzz.py", "content": FULL_SOURCE}],
+}
+shape_guess = Predict("part 1: patch shapes", "five coder turns: accepted or refused?",
+                      [(case, ["accepted", "refused"]) for case in SHAPE_CASES])
+shape_guess
+
+# %%
+outcomes = {}
+for case, patches in SHAPE_CASES.items():
+    after, error = apply_turn(repo, "coder", patches)
+    outcomes[case] = "refused" if error else "accepted"
+    print(f"{case}:\n    {error or 'accepted'}")
+    assert (after is repo) == (error is not None)
+assert list(outcomes.values()) == ["refused", "refused", "accepted", "refused", "refused"]
+print(f"\nthe caps: {MAX_CONTENT:,} characters per file, {MAX_PATCHES} patches per turn")
+
+# %%
+shape_guess.reveal(list(outcomes.values()),
+                   "the path must be clean (no `..`, even when it would land on an allowed file: a path "
+                   "is looked up exactly as written), the content a `str` of at most 20,000 characters "
+                   "(exactly 20,000 is fine), and a turn at most 8 patches. A refused turn changes nothing.")
 
 # %% [markdown]
 # ### All or nothing
@@ -460,6 +508,13 @@ from agent_team.grading import check_run_tests
 
 report = check_run_tests(run_tests)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("1.1")
 
 # %% [markdown]
 # ## Recap

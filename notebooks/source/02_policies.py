@@ -14,7 +14,10 @@
 # * say what each role is shown (its **view**) and why those views are kept narrow;
 # * add a **nits counter** to the reviewer (**Exercise 2.1**).
 #
-# About 30 minutes. The words this part adds:
+# About 45 minutes for a careful first pass. This part adds seven words; each is explained where
+# it first comes up, and the table below (folded) collects them for looking up later.
+#
+# <details><summary>The words this part adds</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -23,8 +26,10 @@
 # | **message** | a short note from a role to the team; the reviewer's can be `escalate` |
 # | **view** | the small dict the supervisor builds for one role's turn: all that role gets to see |
 # | **verdict** | the reviewer's `approve` or `request_changes`, written into `REVIEW.json` |
-# | **nits** | the reviewer's repeated requests for changes while the tests stay red |
+# | **nit** | one request for changes (`request_changes`) from the reviewer, small or large; the nits counter counts them over the whole run |
 # | **escalate** | the reviewer's message that a person should look, after too many nits |
+#
+# </details>
 
 # %%
 import inspect
@@ -283,6 +288,16 @@ show_table(["field", *roles],
 # role saw, shortened to fit on a line.
 
 # %%
+# Predict, then run: before the next cell runs the default team, what will happen?
+from agent_team.widgets import Predict
+
+round_guess = Predict("part 2: the default team", "the default team with max_rounds=4", [
+    ("The tests first pass in round", ["1", "2", "3", "4", "never: the budget runs out"]),
+    ("In that last round, the reviewer's verdict is", ["approve", "request_changes"]),
+])
+round_guess
+
+# %%
 run = supervise(max_rounds=4)
 
 
@@ -297,6 +312,15 @@ for event in run.trace:
         print(f"round {event['round']}  {event['role']} sees:")
         for field, value in event["view"].items():
             print(f"    {field:13} {brief(value)}")
+
+# %%
+# What the run showed: the round the tests first passed, and the reviewer's last verdict.
+last_review = [e for e in run.trace if e["type"] == "turn" and e["role"] == "reviewer"][-1]
+round_guess.reveal(
+    [str(run.rounds) if run.status == "pass" else "never: the budget runs out", last_review["verdict"]["verdict"]],
+    f"{run.stop_reason}. The fake coder's first cut handles Fizz only, the oracle says 2 of 4, the reviewer "
+    "asks for changes quoting the first failure, and the coder's second attempt is complete. On green "
+    "tests the fake reviewer approves.")
 
 # %% [markdown]
 # What to notice:
@@ -419,6 +443,13 @@ from agent_team.grading import check_nits_reviewer
 report = check_nits_reviewer(nits_reviewer)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("2.1")
+
 # %% [markdown]
 # Now watch the counter work round after round. The reviewer never counts anything itself: the
 # supervisor records each verdict in the trace, and `make_view` turns those records into
@@ -474,7 +505,7 @@ Quiz(
                 "reads, turn that into a check the oracle runs every round; a reviewer's taste, "
                 "applied now and then, only burns rounds.",
     explanations=[
-        "The code already does everything the tests ask, so this request is about taste. It spends "
+        "The code already does everything the tests ask, so this nit is about taste. It spends "
         "budget, and on green tests the supervisor of part 3 overrides it anyway.",
         "REVIEW.json is the reviewer's only file. The PLAN.md patch is refused, and because a turn "
         "lands all or nothing, the verdict is lost with it.",

@@ -14,9 +14,12 @@
 # - pin down how a run must end with a small eval (`pass` or `budget`, checked against the oracle);
 # - write the four-agent protocol `run_team(...)` yourself (**exercise 3.1**, graded).
 #
-# About 40 minutes, a third of them for the exercise.
+# About 55 minutes for a careful first pass, a third of them for the exercise.
 #
-# **Words this part uses**
+# **Words this part uses** (each is explained where it first comes up; the table is for looking
+# one up later)
+#
+# <details><summary>The words of this part, in one table</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -31,6 +34,8 @@
 # | feedback | in `run_team`: what the coder is told about its last attempt, `"review: …"` or `"test: …"` |
 # | log | in `run_team`: the list of `(role, output)` pairs, in the order the agents spoke |
 # | gate | a check that must pass before the next step may run (in `run_team`, the reviewer's approval) |
+#
+# </details>
 
 # %%
 from IPython.display import display
@@ -48,13 +53,14 @@ print("The team's goal:", GOAL)
 # the same data the round stepper uses later on, so it cannot disagree with it.
 
 # %%
-import agent_team.supervisor
-from agent_team.render.diagram import state_svg
+from agent_team.render.diagram import SUPERVISOR, machine_text, state_svg
 from agent_team.widgets import Rich
 
-# The drawing, and the same machine as text from the top of supervisor.py (for plain-text front ends).
-as_text = agent_team.supervisor.__doc__.split("States::")[1].split("* After")[0].rstrip()
-display(Rich(state_svg(None), as_text))
+# FAULT, a state for injected faults, joins the machine in part 4.
+MACHINE = SUPERVISOR.without("FAULT")
+# The drawing, and the same machine as text, both made from the same list of edges.
+display(Rich(state_svg(None, machine=MACHINE), machine_text(MACHINE)))
+print(machine_text(MACHINE))
 
 # %% [markdown]
 # The same machine in words. Each rule comes with the reason it is there, because each one closes
@@ -81,6 +87,36 @@ display(Rich(state_svg(None), as_text))
 #    step.
 
 # %% [markdown]
+# ### Predict, then run: one round only
+#
+# Rule 3 says what happens when the last round ends red. Check that you can read the machine: with
+# `max_rounds=1` the healthy team cannot pass (its first attempt handles Fizz only). Before the
+# next cells run it, predict how it ends, and the state it is in just before it stops.
+
+# %%
+from agent_team.widgets import Predict
+
+one_round = Predict("part 3: one round", "supervise(max_rounds=1)", [
+    ("The run's status is", ["pass", "budget"]),
+    ("The state just before STOP_FAIL is", ["PLAN", "CODE", "TEST", "REVIEW"]),
+])
+one_round
+
+# %%
+short = supervise(max_rounds=1)
+short_states = [event["state"] for event in short.trace]
+print(" -> ".join(short_states))
+# The text and the drawing above say "REVIEW: out of rounds -> STOP_FAIL"; the real trace agrees:
+assert short.status == "budget" and short_states[-3:] == ["TEST", "REVIEW", "STOP_FAIL"]
+assert ("REVIEW", "STOP_FAIL", "out of rounds") in [(a, b, label) for a, b, _, label in MACHINE.edges]
+assert "REVIEW: " in machine_text(MACHINE) and "out of rounds -> STOP_FAIL" in machine_text(MACHINE)
+
+# %%
+one_round.reveal([short.status, short_states[-2]],
+                 "after CODE always TEST, and every test run is reviewed, so even the last round ends "
+                 "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop.")
+
+# %% [markdown]
 # > **A choice we made: test first, then review, in every round.** The design notes order a round
 # > in three different ways. One runs the tests right after the coder and calls the reviewer only
 # > when they fail, stopping at once on green. Another also tests first but makes the review after
@@ -100,7 +136,11 @@ display(Rich(state_svg(None), as_text))
 
 # %% [markdown]
 # That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
-# full, straight from the package (the helpers it calls log events and apply patches):
+# full, straight from the package (the helpers it calls log events and apply patches). Two of its
+# lines belong to part 4 and can be skipped for now: `if tamper is not None` runs an injected fault
+# (part 4 breaks the team on purpose), and `if require_plan and ...` sends the planner again when
+# `PLAN.md` is empty before a coder turn (part 4 shows why that matters). With the default
+# arguments neither does anything.
 
 # %%
 import inspect
@@ -524,6 +564,13 @@ from agent_team.grading import check_run_team
 
 report = check_run_team(run_team)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("3.1")
 
 # %% [markdown]
 # ## Recap

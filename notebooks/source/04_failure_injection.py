@@ -15,9 +15,12 @@
 # - make, and defend, a design decision when a fault has no single right answer (an empty plan);
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
 #
-# About 35 minutes.
+# About 50 minutes for a careful first pass (longer if you stop to predict each fault, as you should).
 #
-# **Words this part uses**
+# **Words this part uses** (each is explained where it first comes up; the table is for looking
+# one up later)
+#
+# <details><summary>The words of this part, in one table</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -27,6 +30,8 @@
 # | eval | a list of setups with their expected status, run and checked together |
 # | hardening rule | an extra check `(role, patch) -> None or reason` that refuses a turn the allowlist would let through |
 # | fail closed | when a safety rule itself breaks, refuse rather than allow |
+#
+# </details>
 
 # %%
 from IPython.display import display
@@ -81,6 +86,25 @@ def brief(run):
 
 
 # %% [markdown]
+# ## Predict, then run
+#
+# Reading about a fault after it ran teaches less than guessing first and being wrong. Before
+# each fault below, a small form asks two things: how the run will end (`pass` or `budget`),
+# and which layer of the team stops the fault: **the allowlist** (a patch to a path the role may
+# not write), **the supervisor's rules** (a refused output, a skipped turn, a re-plan, an override),
+# **the oracle** (code it refuses to run or has to stop) or **only the budget** (nothing is
+# refused; the tests just stay red). Answer it *before* reading the fault's description, which
+# gives the answer away. After the run, the cell below it reads the answer from the run's own
+# trace and says why. Your predictions are kept with your progress. (In code:
+# `guess.choose("budget", "the oracle")`.)
+
+# %%
+from agent_team.widgets import Predict
+
+guess = Predict.fault("fizz-only coder")
+guess
+
+# %% [markdown]
 # ## Fault 1 — a coder that never gets past its first cut
 #
 # The coder writes the Fizz-only version every time, whatever the tests say. Nothing is refused —
@@ -96,6 +120,13 @@ assert run.status == "budget" and run.rounds == 4
 assert all(e["applied"] for e in turns(run, "coder"))
 assert not final["ok"] and final["failed"] == 2
 print("oracle on the final repo:", final["errors"][0])
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("planner writes code")
+guess
 
 # %% [markdown]
 # ## Fault 2 — a planner that writes code
@@ -116,6 +147,9 @@ assert planner_errors and all("may not write 'src/fizzbuzz.py'" in err for err i
 assert all(not e["applied"] and e["changes"] == [] for e in turns(run, "planner"))
 assert turns(run, "coder")[0]["view"]["source"] == STUB_SOURCE
 
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # To see that the *tests* see the stub too, give the greedy planner a coder that does nothing. In
 # its only round the oracle tests exactly the repo we started with:
@@ -135,6 +169,10 @@ print(f"oracle in round 1: {seen['passed']} passed, {seen['failed']} failed")
 assert run.repo[SRC_PATH] == STUB_SOURCE
 assert seen == run_tests(initial_repo())
 
+# %%
+guess = Predict.fault("plan wiped")
+guess
+
 # %% [markdown]
 # ## Fault 3 — the plan is wiped after planning
 #
@@ -153,6 +191,9 @@ assert run.status == "pass"
 assert tampers and all(c["path"] == PLAN_PATH and c["after"] == "" for e in tampers for c in e["changes"])
 assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
 assert all(e["view"]["plan"].strip() for e in turns(run, "coder"))
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # ### A choice we made: the team requires a plan
@@ -212,6 +253,10 @@ Quiz(
     ],
 )
 
+# %%
+guess = Predict.fault("reviewer never approves")
+guess
+
 # %% [markdown]
 # ## Fault 4 — a reviewer that never approves
 #
@@ -228,6 +273,13 @@ assert run.status == "pass" and run.rounds == healthy.rounds
 assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run, "reviewer"))
 assert last["override"] is True
 print("\nthe supervisor:", last["decision"])
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("coder edits tests")
+guess
 
 # %% [markdown]
 # ## Fault 5 — a coder that edits the tests
@@ -246,6 +298,13 @@ print("\nrefused:", coder_errors[0])
 assert run.status == "budget"
 assert len(coder_errors) == run.rounds and all(TESTS_PATH in err for err in coder_errors)
 assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("coder uses __import__")
+guess
 
 # %% [markdown]
 # Notice that the coder's source was correct, and the run still failed. That is the outcome we
@@ -269,6 +328,9 @@ assert run.status == "budget"
 assert all(e["applied"] for e in turns(run, "coder"))
 assert run.tests["passed"] == 0 and any("`__import__` is not allowed" in e for e in run.tests["errors"])
 
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # The oracle refused the code before running a single case: it reads the source first, and names
 # starting with `_` (the way out of any Python sandbox) are not allowed. You can ask it directly,
@@ -281,6 +343,10 @@ from agent_team.oracle import check_source
 print(EXEC_SOURCE)
 print(len(check_source(EXEC_SOURCE)), "problems;", len(check_source(STUB_SOURCE)), "in the stub")
 
+# %%
+guess = Predict.fault("code loops forever")
+guess
+
 # %% [markdown]
 # **Fault 7: a loop that never ends.** Each test case runs under a step budget; a case that spends
 # it counts as failed, and the tests go on.
@@ -290,6 +356,13 @@ run = RUNS["code loops forever"] = run_fault("code loops forever")
 print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["failed"] == 4 and "fizzbuzz(1) was stopped" in run.tests["errors"][0]
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("result lies about equality")
+guess
 
 # %% [markdown]
 # Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
@@ -318,6 +391,9 @@ print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["errors"][0]
 
+# %%
+guess.reveal(run)
+
 # %% tags=["quiz"]
 Quiz(
     "The lying fizzbuzz returns an object whose `==` answers True to anything. Which part of the "
@@ -342,6 +418,10 @@ Quiz(
     ],
 )
 
+# %%
+guess = Predict.fault("coder crashes")
+guess
+
 # %% [markdown]
 # ## Faults 9–10 — policies that crash or talk nonsense
 #
@@ -358,6 +438,13 @@ assert all("RuntimeError" in err for err in coder_errors)
 assert [e["state"] for e in run.trace].count("TEST") == 4
 assert run.repo[SRC_PATH] == STUB_SOURCE
 
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("reviewer returns garbage")
+guess
+
 # %% [markdown]
 # **Fault 10: the reviewer returns garbage.** Instead of an output dict it returns the string
 # `"LGTM!!"`. The output is refused, the trace says so, and the run goes on: reviews never decide
@@ -370,6 +457,9 @@ print(reviewer_errors[0])
 assert run.status == "pass"
 assert reviewer_errors and all("refused" in err for err in reviewer_errors)
 assert all(e["verdict"] is None for e in turns(run, "reviewer"))
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # ## All ten faults in one table
@@ -451,6 +541,13 @@ from agent_team.grading import check_fault_eval
 report = check_fault_eval(EVAL)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("4.1")
+
 # %% [markdown]
 # ## Exercise 4.2 — a hardening rule
 #
@@ -477,6 +574,13 @@ from agent_team.grading import check_hardening
 report = check_hardening(no_exec)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("4.2")
+
 # %% [markdown]
 # With the rule on, run fault 6 again. Now the coder's turn never lands: the trace shows the rule's
 # reason, and the repo keeps the stub. (If your rule is not written yet, it raises when called; the
@@ -484,7 +588,9 @@ report
 
 # %%
 hardened = run_fault("coder uses __import__", checks=[no_exec])
-print(refusals(hardened, "coder")[0])
+reasons = refusals(hardened, "coder")
+print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
+      "(look at what no_exec returns for role 'coder' and this content)")
 print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
 print("the healthy team with the rule:", supervise(max_rounds=4, checks=[no_exec]).status)
 

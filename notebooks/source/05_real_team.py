@@ -17,9 +17,12 @@
 #   are bounded and recorded;
 # - say what must never happen with code a model wrote.
 #
-# About 30 minutes. Nothing here needs a network or a model account.
+# About 45 minutes for a careful first pass. Nothing here needs a network or a model account.
 #
-# **Words this part uses**
+# Each numbered section below brings one of these ideas and the words that go with it. The
+# whole list, for looking a word up later:
+#
+# <details><summary>The words of this part (ten, one table)</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -33,6 +36,8 @@
 # | role configuration | a role's name, system prompt and model (or policy), from a TOML or JSON file |
 # | LLM slot | the adapter that turns a `prompt -> str` function into a role policy |
 # | attempt | one call to the model: the prompt, the reply and what was wrong with it |
+#
+# </details>
 
 # %%
 import json
@@ -296,6 +301,13 @@ from agent_team.grading.gate import check_gate
 report = check_gate(gate)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("5.1")
+
 # %% [markdown]
 # ## 5. Configuring the roles
 #
@@ -412,9 +424,15 @@ assert run.status == "budget"
 #     request.send(json.dumps({"model": MODEL, "messages": [{"role": "user", "content": prompt}]}))
 #     return json.loads(request.responseText)["choices"][0]["message"]["content"]
 #
-# coder = llm_policy("coder", ask, seconds=60)
-# run = supervise(coder=coder, seconds=200)   # the supervisor's limit covers every attempt
+# coder = llm_policy("coder", ask, seconds=60)   # each call to the model: at most 60 s
+# run = supervise(coder=coder, seconds=200)      # each role's whole turn: at most 200 s
 # ```
+#
+# `seconds=` is a time limit in both places, on two different things. On `llm_policy` it bounds
+# *one call* to the model; on `supervise` it bounds *one whole turn* of a role, every retry
+# included (the default is 2 s, plenty for the fakes). A turn here may make 1 + `retries` = 3
+# calls of up to 60 s each, so the turn's limit must be above 3 × 60 = 180 s, or a slow model's
+# last retry is cut off and the turn is skipped.
 #
 # **What must never happen with code a model wrote:**
 #
