@@ -487,8 +487,11 @@ print(evidence(RUNS["reviewer never approves"]))
 from agent_team.render.html import table, wrap
 from agent_team.widgets import Rich
 
+import textwrap
+
 HEADERS = ["fault", "expected", "got", "rounds", "first evidence in the trace"]
-rows = [[name, FAULTS[name].expect, run.status, run.rounds, evidence(run)[:100]]
+# Long evidence is cut at a word, and the cut is marked with an ellipsis.
+rows = [[name, FAULTS[name].expect, run.status, run.rounds, textwrap.shorten(evidence(run), 110, placeholder=" …")]
         for name, run in RUNS.items()]
 assert len(rows) == len(FAULTS) and all(row[1] == row[2] for row in rows)
 

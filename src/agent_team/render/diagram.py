@@ -137,7 +137,7 @@ def _edge(machine, a, b, bend, label, hot, dashed=False):
         ly = 0.25 * s[1] + 0.5 * c[1] + 0.25 * e[1] - 4
     if label:
         weight = ' font-weight="bold"' if hot else ""
-        out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" text-anchor="middle" '
+        out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="12" text-anchor="middle" '
                    f'fill="{colour}"{weight}>{esc(label)}</text>')
     out.append("</g>")
     return "".join(out)
@@ -158,7 +158,7 @@ def _node(name, pos, current, previous):
     return (f'<g class="{cls}" data-state="{esc(name)}">'
             f'<rect x="{x - NODE_W / 2:.1f}" y="{y - NODE_H / 2:.1f}" width="{NODE_W}" height="{NODE_H}" '
             f'rx="8" {box}/>'
-            f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" {text}>{esc(name)}</text></g>')
+            f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="13" text-anchor="middle" {text}>{esc(name)}</text></g>')
 
 
 def _with_unknown(machine, states):

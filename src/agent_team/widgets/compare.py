@@ -2,7 +2,7 @@
 
 from ..render.compare import Alignment, compare_overview_html, compare_round_html, compare_text
 from ..render.html import tag, wrap
-from .base import Base, button, controls
+from .base import ROW_LAYOUT, SLIDER_LAYOUT, Base, button, controls
 
 __all__ = ["CompareRuns"]
 
@@ -30,13 +30,12 @@ class CompareRuns(Base):
         if ipw is not None:
             self._slider = ipw.SelectionSlider(options=[(str(r), r) for r in self.rounds], value=self._round,
                                                description="round", continuous_update=True,
-                                               layout=ipw.Layout(width="min(60%, 420px)"))
+                                               style={"description_width": "initial"}, layout=SLIDER_LAYOUT())
             self._slider.observe(self._on_value, names="value")
             self._prev_button = button("previous", "Show the previous round", self.previous, "step-backward")
             self._next_button = button("next", "Show the next round", self.next, "step-forward")
             self._view = ipw.HTML(value="")
-            row = ipw.HBox([self._prev_button, self._slider, self._next_button],
-                           layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+            row = ipw.HBox([self._prev_button, self._slider, self._next_button], layout=ROW_LAYOUT())
             self.widget = ipw.VBox([row, self._view])
         self.go(self._round)
 

@@ -1,5 +1,6 @@
 """Predict, then run: the learner commits to an answer, the run shows who was right."""
 
+from ..faults import FAULTS
 from ..predict import FAULT_QUESTIONS, fault_answers
 from ..render.predict import outcome_html, outcome_text, predict_html, predict_text
 from .base import Base, Rich, controls
@@ -47,8 +48,11 @@ class Predict(Base):
     @classmethod
     def fault(cls, name, *, file=None):
         """Part 4: predict how the run with fault ``name`` ends and which layer stops the fault."""
-        return cls(f"fault: {name}", f"the fault {name!r}", FAULT_QUESTIONS, answers_from=fault_answers,
-                   file=file)
+        if name not in FAULTS:
+            raise KeyError(f"no fault named {name!r}; choose one of: {', '.join(FAULTS)}")
+        number = list(FAULTS).index(name) + 1
+        return cls(f"fault: {name}", f"fault {number}, {name}: {FAULTS[name].what}", FAULT_QUESTIONS,
+                   answers_from=fault_answers, file=file)
 
     def _on_pick(self, i, change):
         if change["new"] is not None and self.actual is None:

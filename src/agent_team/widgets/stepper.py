@@ -10,7 +10,7 @@ from ..render.html import tag, wrap
 from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
 from ..render.step import step_html, step_text, trace_of
 from ..render.trace import field
-from .base import Base, button, check_index, controls
+from .base import ROW_LAYOUT, SLIDER_LAYOUT, Base, button, check_index, controls
 
 __all__ = ["RoundStepper"]
 
@@ -62,14 +62,14 @@ class RoundStepper(Base):
         self._play = ipw.Play(value=1, min=1, max=last, step=1, interval=interval,
                               description="play", tooltip="Play the run step by step", show_repeat=False)
         self._slider = ipw.IntSlider(value=1, min=1, max=last, step=1, description="step",
-                                     continuous_update=True, readout=False,
-                                     layout=ipw.Layout(width="min(60%, 420px)"))
-        self._counter = ipw.Label(value="")
+                                     continuous_update=True, readout=False, style={"description_width": "initial"},
+                                     layout=SLIDER_LAYOUT())
+        self._counter = ipw.Label(value="", layout=ipw.Layout(min_width="5.5em", flex="0 0 auto"))
         self._view = ipw.HTML(value="")
         self._play.observe(self._on_value, names="value")
         self._slider.observe(self._on_value, names="value")
         row = ipw.HBox([self._prev_button, self._play, self._slider, self._next_button, self._counter],
-                       layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+                       layout=ROW_LAYOUT())
         self.widget = ipw.VBox([row, self._view])
         disabled = self._n < 2
         for control in (self._prev_button, self._next_button, self._play, self._slider):
