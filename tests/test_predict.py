@@ -55,7 +55,7 @@ def test_no_prediction_is_not_recorded_and_bad_answers_are_clear(tmp_path, monke
     with pytest.raises(ValueError, match="one answer per question"):
         p.choose("refused", "accepted")
     out = p.reveal(["refused"], "the path climbs out with `..`")
-    assert "not predicted" in out.text and progress.predictions(file) == {}
+    assert "no prediction made" in out.text and progress.predictions(file) == {}
     assert "<code>..</code>" in out.html
 
 

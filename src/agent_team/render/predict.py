@@ -36,9 +36,12 @@ def outcome_html(title, questions, chosen, actual, why):
     rows = []
     for i, (prompt, _options) in enumerate(questions):
         pick = _guess(chosen, i)
-        mark = (badge("not predicted", "muted") if pick is None
-                else badge("right", "ok") if pick == actual[i] else badge("not this time", "warn"))
-        rows.append(tag("li", tag("b", inline(prompt)), " you said ", tag("code", pick or "—"),
+        if pick is None:
+            rows.append(tag("li", tag("b", inline(prompt)), " the run shows ", tag("code", actual[i]), " ",
+                            badge("no prediction made", "muted")))
+            continue
+        mark = badge("right", "ok") if pick == actual[i] else badge("not this time", "warn")
+        rows.append(tag("li", tag("b", inline(prompt)), " you said ", tag("code", pick),
                         ", the run shows ", tag("code", actual[i]), " ", mark))
     return wrap(tag("h4", "What happened: ", inline(title)), tag("ul", *rows),
                 tag("div", inline(why), class_="at-decision"), label="prediction checked")
@@ -48,7 +51,10 @@ def outcome_text(title, questions, chosen, actual, why):
     lines = [f"What happened: {title}"]
     for i, (prompt, _options) in enumerate(questions):
         pick = _guess(chosen, i)
-        mark = "not predicted" if pick is None else "right" if pick == actual[i] else "not this time"
-        lines.append(f"  {prompt} you said {pick or '-'}, the run shows {actual[i]} ({mark})")
+        if pick is None:
+            lines.append(f"  {prompt} the run shows {actual[i]} (no prediction made)")
+        else:
+            mark = "right" if pick == actual[i] else "not this time"
+            lines.append(f"  {prompt} you said {pick}, the run shows {actual[i]} ({mark})")
     lines.append(f"  Why: {why}")
     return "\n".join(lines)
