@@ -70,13 +70,16 @@ def _section(data, name):
     return section if isinstance(section, dict) else {}
 
 
+def _table(file, name):
+    """:func:`_section` of the progress file (``file``, or the default one); {} when recording is off."""
+    file = file or path()
+    return {} if file is None else _section(_read(file), name)
+
+
 def load(file=None):
     """``{exercise id: {"passed": bool, "passed_once": bool, "attempts": int}}``; {} if there is none."""
-    file = file or path()
-    if file is None:
-        return {}
     clean = {}
-    for ex_id, entry in _section(_read(file), "exercises").items():
+    for ex_id, entry in _table(file, "exercises").items():
         if not isinstance(ex_id, str) or not isinstance(entry, dict):
             continue
         attempts = entry.get("attempts", 0)
@@ -88,20 +91,14 @@ def load(file=None):
 
 def hints(file=None):
     """``{exercise id: how many of its hints the learner has revealed}``; {} if none."""
-    file = file or path()
-    if file is None:
-        return {}
-    return {k: v for k, v in _section(_read(file), "hints").items()
+    return {k: v for k, v in _table(file, "hints").items()
             if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0}
 
 
 def predictions(file=None):
     """``{prediction id: {"predicted": str, "actual": str, "right": bool}}``; {} if none."""
-    file = file or path()
-    if file is None:
-        return {}
     out = {}
-    for key, entry in _section(_read(file), "predictions").items():
+    for key, entry in _table(file, "predictions").items():
         if isinstance(key, str) and isinstance(entry, dict):
             out[key] = {"predicted": str(entry.get("predicted", "")), "actual": str(entry.get("actual", "")),
                         "right": entry.get("right") is True}

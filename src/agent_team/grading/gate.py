@@ -112,9 +112,9 @@ def _grade_one(report, check, fn, name, outcomes):
 def check_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate."""
     report = Report("Exercise 5.1: the reviewer gate", exercise="5.1",
-                    hint="Collect the statuses that are not 'success'. None: passed. Otherwise take the "
-                         "first kind present in ('failed', 'cancelled', 'skipped'), the first step with "
-                         "that status, and the matching action.")
+                    hint="An empty list blocks (user_decision, step None): nothing ran. Otherwise take the "
+                         "first kind present in ('failed', 'cancelled', 'skipped'), the first step in list "
+                         "order with that status, and the matching action; only when there is none, pass.")
     report.check("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
     for check_name, requirement, _ in GATE_CASES:  # every requirement listed up front
         report.check(check_name, requirement)
