@@ -117,11 +117,13 @@ one_round.reveal([short.status, short_states[-2]],
                  "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop.")
 
 # %% [markdown]
-# > **A choice we made: test first, then review, in every round.** The design notes order a round
-# > in three different ways. One runs the tests right after the coder and calls the reviewer only
-# > when they fail, stopping at once on green. Another also tests first but makes the review after
-# > green tests optional, and says the review after red tests could be dropped for a faster,
-# > test-only team. The protocol of this part's exercise (section 7) puts the reviewer *before* the
+# <details><summary><b>A choice we made: test first, then review, in every round</b> (a design
+# note: open it to see why)</summary>
+#
+# > The design notes order a round in three different ways. One runs the tests right after the
+# > coder and calls the reviewer only when they fail, stopping at once on green. Another also
+# > tests first but makes the review after green tests optional, and says the review after red
+# > tests could be dropped for a faster, test-only team. The protocol of this part's exercise (section 7) puts the reviewer *before* the
 # > tester, as a gate. Our supervisor runs **CODE → TEST → REVIEW in every round, green or red**:
 # >
 # > - **testing first** measures every attempt, whatever the reviewer would have said, so a round
@@ -133,6 +135,8 @@ one_round.reveal([short.status, short_states[-2]],
 # >
 # > The exercise keeps its reviewer-first order because it is graded against that exact protocol;
 # > section 7 says when that order is the better one.
+#
+# </details>
 
 # %% [markdown]
 # That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
