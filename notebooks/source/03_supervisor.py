@@ -124,7 +124,8 @@ one_round.reveal([short.status, short_states[-2]],
 # > coder and calls the reviewer only when they fail, stopping at once on green. Another also
 # > tests first but makes the review after green tests optional, and says the review after red
 # > tests could be dropped for a faster, test-only team. The protocol of this part's exercise
-# > (section 7) puts the reviewer *before* the tester, as a gate. Our supervisor runs **CODE → TEST → REVIEW in every round, green or red**:
+# > (section 7) puts the reviewer *before* the tester, as a gate. Our supervisor runs
+# > **CODE → TEST → REVIEW in every round, green or red**:
 # >
 # > - **testing first** measures every attempt, whatever the reviewer would have said, so a round
 # >   can never end untested, and the reviewer quotes the real failure instead of guessing;
