@@ -33,7 +33,7 @@ def test_stepper_starts_at_the_first_step_and_shows_it():
     s = W.RoundStepper(Result(trace))
     assert s.index == 0 and s.steps == len(trace) == len(s)
     assert s.html == step_html(trace, 0, NO_FAULT) == s._view.value == s.value
-    assert s._slider.value == 1 and s._play.value == 1
+    assert s._slider.value == 1 and s._slider.description == "step"
     assert s._prev_button.disabled and not s._next_button.disabled
     assert s._counter.value == f"1 / {len(trace)}"
 
@@ -42,7 +42,7 @@ def test_next_previous_and_go_move_like_the_controls():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
     assert s.next() == 1 and s.index == 1
-    assert s._slider.value == 2 and s._play.value == 2 and "[m1]" in s._view.value
+    assert s._slider.value == 2 and "[m1]" in s._view.value
     assert s.previous() == 0 and s.previous() == 0  # stays on the first step
     assert s.go(-1) == len(trace) - 1 and s._next_button.disabled
     assert s.next() == len(trace) - 1  # stays on the last step
@@ -54,7 +54,7 @@ def test_next_previous_and_go_move_like_the_controls():
     assert s.index == 3
 
 
-def test_buttons_slider_and_play_drive_the_same_state():
+def test_buttons_and_the_step_list_drive_the_same_state():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
     s._next_button.click()
@@ -63,9 +63,9 @@ def test_buttons_slider_and_play_drive_the_same_state():
     s._prev_button.click()
     assert s.index == 1
     s._slider.value = 6
-    assert s.index == 5 and s._play.value == 6 and s.html == step_html(trace, 5, NO_FAULT)
-    s._play.value = 8  # what the front end sends while playing
-    assert s.index == 7 and s._slider.value == 8
+    assert s.index == 5 and s._counter.value == f"6 / {len(trace)}" and s.html == step_html(trace, 5, NO_FAULT)
+    s._slider.value = 8  # what the front end sends when a step is picked from the list
+    assert s.index == 7 and s._counter.value == f"8 / {len(trace)}"
     assert s.html == s._view.value
 
 
@@ -105,7 +105,7 @@ def test_an_empty_run_has_nothing_to_step_through():
     s = W.RoundStepper([])
     assert s.steps == 0 and "nothing to step through" in s.html and "nothing" in s.text
     assert s.next() == 0 and s.previous() == 0
-    assert s._slider.disabled and s._play.disabled
+    assert s._slider.disabled and s._next_button.disabled
     with pytest.raises(IndexError):
         s.go(0)
 

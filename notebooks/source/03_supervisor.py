@@ -238,7 +238,7 @@ tell(result)
 #
 # The round stepper shows the same trace one event at a time: the state diagram with the current
 # state lit, the view the role received, its patches (applied or refused, and why), the diff it
-# caused, the test report and the supervisor's decision. Use the buttons or the slider. Without a
+# caused, the test report and the supervisor's decision. Use the buttons or the step list. Without a
 # widget front end you see the current step as text.
 
 # %%

@@ -67,10 +67,24 @@ JS_MEASURE = """(cell) => {
         problems.push(`overflow: <${el.tagName.toLowerCase()} class="${el.className}"> ends at ` +
                       `${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
     }
+    for (const pre of out.querySelectorAll('.at-box pre')) {
+      if (getComputedStyle(pre).wordBreak === 'break-all')
+        problems.push('mid-word breaks: a <pre> in a course box has word-break: break-all');
+    }
+    for (const svg of out.querySelectorAll('svg.at-diagram')) {
+      const label = svg.querySelector('text');
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      if (label && scale * parseFloat(label.getAttribute('font-size')) < 8)
+        problems.push(`unreadable diagram: its labels are drawn ${(scale * 12).toFixed(1)} px high`);
+    }
     for (const row of out.querySelectorAll('.widget-hbox')) {
       const kids = [...row.children].filter(k => k.getBoundingClientRect().height > 0);
-      if (kids.length < 2 || !kids.some(k => k.matches('button, .widget-label, .widget-slider, .widget-play')))
+      if (kids.length < 2 || !kids.some(k => k.matches('button, .widget-label, .widget-dropdown, .widget-slider')))
         continue;
+      for (const k of kids) {
+        if (k.getBoundingClientRect().right > edge)
+          problems.push(`cut-off control: "${k.textContent.trim() || k.className}" ends past the output area`);
+      }
       const tops = kids.map(k => k.getBoundingClientRect().top);
       if (Math.max(...tops) - Math.min(...tops) > 8)
         problems.push(`wrapped controls: ${kids.map(k => k.textContent.trim() || k.className).join(' | ')}`);

@@ -53,7 +53,7 @@ def step_html(run, index, machine=SUPERVISOR):
     index, event, previous, n = _around(trace, index)
     state = field(event, "state")
     return wrap(step_header(event, index, n),
-                Safe(state_svg(state, previous, machine)),
+                tag("div", Safe(state_svg(state, previous, machine)), class_="at-scroll"),
                 event_html(event), label=f"step {index + 1} of {n}")
 
 

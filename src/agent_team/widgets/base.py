@@ -14,7 +14,7 @@ except Exception:  # noqa: BLE001 -- no ipywidgets (or a broken one): text and H
     ipw = None
 
 __all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_index", "WIDGET_MIME", "ipw",
-           "ROW_LAYOUT", "SLIDER_LAYOUT"]
+           "ROW_LAYOUT"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -98,13 +98,8 @@ class Base:
 
 
 def ROW_LAYOUT():  # noqa: N802 -- a fresh Layout each call: ipywidgets layouts cannot be shared safely
-    """A row of controls that stays one row from 800 px up: the slider gives way, nothing wraps."""
+    """A row of controls that stays one row from 800 px up (even beside the file browser): no wrapping."""
     return controls().Layout(flex_flow="row nowrap", align_items="center", width="100%", max_width="760px")
-
-
-def SLIDER_LAYOUT():  # noqa: N802
-    """A slider that takes the room the buttons leave, and never less than a usable 120 px."""
-    return controls().Layout(flex="1 1 auto", width="auto", min_width="120px")
 
 
 def button(description, tooltip, handler, icon=""):
