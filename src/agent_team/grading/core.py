@@ -91,20 +91,33 @@ class Report:
     def status(self):
         return self.status_override or ("passed" if self.passed else "not yet")
 
-    def check(self, name, requirement):
-        """Add the check ``name`` (or return it if it is already there)."""
+    def declare(self, name, requirement):
+        """Add the check ``name`` with the requirement it grades; declaring a name twice is a grader bug."""
+        if any(c.name == name for c in self.checks):
+            raise ValueError(f"this report already has a check {name!r}; look it up with report.check({name!r})")
+        found = Check(name, requirement)
+        self.checks.append(found)
+        return found
+
+    def declare_all(self, requirements):
+        """Declare each ``(name, requirement)`` pair, in order (the order a learner reads them in)."""
+        for name, requirement in requirements:
+            self.declare(name, requirement)
+        return self
+
+    def check(self, name, *unexpected):
+        """The declared check ``name``; a name never declared is a grader bug, not a new check."""
+        if unexpected:
+            raise TypeError("report.check(name) only looks a check up; add one with "
+                            "report.declare(name, requirement)")
         found = next((c for c in self.checks if c.name == name), None)
         if found is None:
-            found = Check(name, requirement)
-            self.checks.append(found)
+            raise KeyError(f"this report has no check {name!r}; declare it with report.declare() first")
         return found
 
     def fail(self, name, detail, divergence=None):
-        """Fail the existing check ``name``; a name never declared is a grader bug, not a new check."""
-        found = next((c for c in self.checks if c.name == name), None)
-        if found is None:
-            raise KeyError(f"this report has no check {name!r}; declare it with report.check() first")
-        found.fail(detail, divergence)
+        """Fail the declared check ``name`` (the first failure is kept: it is the one to fix)."""
+        self.check(name).fail(detail, divergence)
 
     def finish(self, ran=True):
         """Mark unfailed checks as passed and record progress.
