@@ -76,3 +76,16 @@ def test_report_details_show_backticks_as_code():
     html = report_html(Report())
     table = html.split("<table")[1].split("</table>")[0]
     assert "<code>None</code>" in table and "<code>x</code>" in table and "`" not in table
+
+
+def test_diagrams_scroll_in_a_narrow_notebook_instead_of_shrinking():
+    from agent_team.render.diagram import PROTOCOL, machine_html
+    from agent_team.render.html import STYLE
+    from agent_team.render.log import log_step_html
+    from agent_team.render.step import step_html
+    run = supervise(max_rounds=1)
+    log = [("planner", "plan"), ("coder", "v1"), ("reviewer", "APPROVE"), ("tester", "PASS")]
+    for html in (step_html(run, 3), log_step_html(log, 2), machine_html(PROTOCOL)):
+        assert '<div class="at-scroll"><svg' in html
+    assert "svg.at-diagram{min-width:640px}" in STYLE and "contain:inline-size" in STYLE
+    assert "word-break:normal" in STYLE  # undoes JupyterLab's break-all on output <pre>s

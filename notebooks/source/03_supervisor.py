@@ -53,13 +53,13 @@ print("The team's goal:", GOAL)
 # the same data the round stepper uses later on, so it cannot disagree with it.
 
 # %%
-from agent_team.render.diagram import SUPERVISOR, machine_text, state_svg
+from agent_team.render.diagram import SUPERVISOR, machine_html, machine_text
 from agent_team.widgets import Rich
 
 # FAULT, a state for injected faults, joins the machine in part 4.
 MACHINE = SUPERVISOR.without("FAULT")
 # The drawing, and the same machine as text, both made from the same list of edges.
-display(Rich(state_svg(None, machine=MACHINE), machine_text(MACHINE)))
+display(Rich(machine_html(MACHINE), machine_text(MACHINE)))
 print(machine_text(MACHINE))
 
 # %% [markdown]

@@ -47,25 +47,36 @@ KINDS = {
               "(b.getAttribute('aria-label') || '').startsWith('report'))",
 }
 
-# Per output area: what overflows it and which control rows wrap. A scroll container (an .at-box
-# whose wide table scrolls sideways inside it, as the allowlist table does at 820 px with the file
-# browser open) is measured as the box, which stays inside the output area, not by its content.
+# Per output area: what overflows it, what is cut off, and which control rows wrap. A box may
+# scroll a wide table or diagram sideways (the allowlist table does at 820 px with the file browser
+# open); the box itself must still end inside the output area.
 JS_MEASURE = """(cell) => {
   const problems = [];
+  const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const what = (el) => `<${el.tagName.toLowerCase()} class="${el.className.baseVal ?? el.className}">`;
   for (const out of cell.querySelectorAll('.jp-OutputArea-output')) {
     if (!out.querySelector('.at-box, .jupyter-widgets')) continue;
     const edge = out.getBoundingClientRect().right + 1;
-    for (const el of out.querySelectorAll('.at-box, .jupyter-widgets, .jupyter-widgets *')) {
+    // A course box, and every control of a widget, must end inside the output area, even where a
+    // widget would clip it (clipped is cut off, not fitted).
+    for (const el of out.querySelectorAll('.at-box, .jupyter-widgets button, .jupyter-widgets .widget-label, '
+                                          + '.jupyter-widgets .widget-dropdown, .jupyter-widgets .widget-radio')) {
       const r = el.getBoundingClientRect();
-      if (r.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
-      let clipped = false;
-      for (let a = el.parentElement; a && a !== out; a = a.parentElement) {
-        const o = getComputedStyle(a).overflowX;
-        if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
+      if (r.width > 0 && r.right > edge)
+        problems.push(`overflow: ${what(el)} ends at ${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
+    }
+    // Inside a box, only a scroll container (a wide table or a diagram that scrolls sideways) may
+    // hold something wider than the box.
+    for (const box of out.querySelectorAll('.at-box')) {
+      const right = box.getBoundingClientRect().right + 1;
+      for (const el of box.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.right <= right) continue;
+        let a = el.parentElement;
+        while (a && a !== box && !scrolls(a)) a = a.parentElement;
+        if (a === box && !scrolls(box))
+          problems.push(`overflow: ${what(el)} ends past its course box`);
       }
-      if (!clipped && r.right > edge)
-        problems.push(`overflow: <${el.tagName.toLowerCase()} class="${el.className}"> ends at ` +
-                      `${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
     }
     for (const pre of out.querySelectorAll('.at-box pre')) {
       if (getComputedStyle(pre).wordBreak === 'break-all')
@@ -79,12 +90,8 @@ JS_MEASURE = """(cell) => {
     }
     for (const row of out.querySelectorAll('.widget-hbox')) {
       const kids = [...row.children].filter(k => k.getBoundingClientRect().height > 0);
-      if (kids.length < 2 || !kids.some(k => k.matches('button, .widget-label, .widget-dropdown, .widget-slider')))
+      if (kids.length < 2 || !kids.some(k => k.matches('button, .widget-label, .widget-dropdown')))
         continue;
-      for (const k of kids) {
-        if (k.getBoundingClientRect().right > edge)
-          problems.push(`cut-off control: "${k.textContent.trim() || k.className}" ends past the output area`);
-      }
       const tops = kids.map(k => k.getBoundingClientRect().top);
       if (Math.max(...tops) - Math.min(...tops) > 8)
         problems.push(`wrapped controls: ${kids.map(k => k.textContent.trim() || k.className).join(' | ')}`);

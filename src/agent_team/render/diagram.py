@@ -9,9 +9,10 @@ trace, a new state) is still drawn, dashed, so nothing is hidden.
 
 import math
 
-from .html import Safe, esc
+from .html import Safe, esc, tag, wrap
 
-__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_text", "machine_text"]
+__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_block", "machine_html", "diagram_text",
+           "machine_text"]
 
 NODE_W, NODE_H = 92, 32
 
@@ -200,6 +201,16 @@ def state_svg(current, previous=None, machine=SUPERVISOR):
         parts.append(_node(name, pos, current, previous))
     parts.append("</svg>")
     return Safe("".join(parts))
+
+
+def diagram_block(current, previous=None, machine=SUPERVISOR):
+    """:func:`state_svg` in a block that scrolls sideways in a narrow notebook (labels stay readable)."""
+    return tag("div", state_svg(current, previous, machine), class_="at-scroll")
+
+
+def machine_html(machine=SUPERVISOR):
+    """A whole machine, no state lit, as a course box (the drawing :func:`machine_text` puts in words)."""
+    return wrap(diagram_block(None, None, machine), label=f"the {machine.name} state machine")
 
 
 def machine_text(machine=SUPERVISOR):

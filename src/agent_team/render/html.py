@@ -119,7 +119,8 @@ def details(summary, *body, open=False, **attrs):  # noqa: A002 -- mirrors the H
 # (which right-align cells), and text blocks undo its `word-break:break-all` on
 # output <pre>s, which split words anywhere ("fi rst"). A diagram keeps a
 # readable minimum width and scrolls sideways in a narrow notebook instead of
-# shrinking its labels to a few pixels.
+# shrinking its labels to a few pixels; `contain:inline-size` keeps that
+# minimum from widening a widget, which sizes itself to its content.
 STYLE = Safe("""<style>
 .at-box{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;max-width:100%;overflow-x:auto}
 .at-box h3,.at-box h4{margin:.5em 0 .3em 0}
@@ -149,7 +150,7 @@ STYLE = Safe("""<style>
 .at-side>div{flex:1 1 320px;min-width:0}
 .at-box svg{max-width:100%;height:auto}
 .at-box pre,.at-box .at-pre,.at-box .at-diff{word-break:normal;overflow-wrap:break-word}
-.at-scroll{overflow-x:auto;max-width:100%}
+.at-scroll{overflow-x:auto;max-width:100%;contain:inline-size}
 .at-box .at-scroll svg.at-diagram{min-width:640px}
 .at-box code{font-family:var(--jp-code-font-family,monospace);font-size:.95em;padding:0 .2em;border-radius:3px;background:rgba(127,127,127,.14)}
 </style>""")

@@ -10,10 +10,10 @@ imported here too because notebooks, tests and :mod:`.compare` import them
 from this module.
 """
 
-from .diagram import SUPERVISOR, diagram_text, state_svg
+from .diagram import SUPERVISOR, diagram_block, diagram_text
 from .diff import diff_html, diff_lines, diff_text
 from .event import event_html, event_summary, event_text, event_title, patch_status
-from .html import Safe, plain, tag, wrap
+from .html import plain, tag, wrap
 from .tests_table import tests_html, tests_text
 from .trace import field, trace_of
 from .view import view_html
@@ -53,7 +53,7 @@ def step_html(run, index, machine=SUPERVISOR):
     index, event, previous, n = _around(trace, index)
     state = field(event, "state")
     return wrap(step_header(event, index, n),
-                tag("div", Safe(state_svg(state, previous, machine)), class_="at-scroll"),
+                diagram_block(state, previous, machine),
                 event_html(event), label=f"step {index + 1} of {n}")
 
 
