@@ -120,7 +120,9 @@ def details(summary, *body, open=False, **attrs):  # noqa: A002 -- mirrors the H
 # output <pre>s, which split words anywhere ("fi rst"). A diagram keeps a
 # readable minimum width and scrolls sideways in a narrow notebook instead of
 # shrinking its labels to a few pixels; `contain:inline-size` keeps that
-# minimum from widening a widget, which sizes itself to its content.
+# minimum from widening a widget, which sizes itself to its content. An HTML
+# widget holding a course box may shrink below its content's widest word (as a
+# flex item it would not), so the box's own sideways scroll takes over.
 STYLE = Safe("""<style>
 .at-box{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;max-width:100%;overflow-x:auto}
 .at-box h3,.at-box h4{margin:.5em 0 .3em 0}
@@ -151,6 +153,7 @@ STYLE = Safe("""<style>
 .at-box svg{max-width:100%;height:auto}
 .at-box pre,.at-box .at-pre,.at-box .at-diff{word-break:normal;overflow-wrap:break-word}
 .at-scroll{overflow-x:auto;max-width:100%;contain:inline-size}
+.widget-html-content:has(.at-box){min-width:0;max-width:100%}
 .at-box .at-scroll svg.at-diagram{min-width:640px}
 .at-box code{font-family:var(--jp-code-font-family,monospace);font-size:.95em;padding:0 .2em;border-radius:3px;background:rgba(127,127,127,.14)}
 </style>""")
