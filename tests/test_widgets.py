@@ -5,6 +5,9 @@ import pytest
 from agent_team import course
 from agent_team import widgets as W
 from agent_team.render import step_html
+from agent_team.render.diagram import SUPERVISOR
+
+NO_FAULT = SUPERVISOR.without("FAULT")  # the stepper draws FAULT only for runs that have one
 
 from test_render import EVIL, SEED_LOG, Watched, fake_report, make_trace
 
@@ -30,8 +33,8 @@ def test_stepper_starts_at_the_first_step_and_shows_it():
     trace = make_trace(2)
     s = W.RoundStepper(Result(trace))
     assert s.index == 0 and s.steps == len(trace) == len(s)
-    assert s.html == step_html(trace, 0) == s._view.value
-    assert s._slider.value == 1 and s._play.value == 1
+    assert s.html == step_html(trace, 0, NO_FAULT) == s._view.value == s.value
+    assert s._slider.value == 1 and s._slider.description == "step"
     assert s._prev_button.disabled and not s._next_button.disabled
     assert s._counter.value == f"1 / {len(trace)}"
 
@@ -40,11 +43,11 @@ def test_next_previous_and_go_move_like_the_controls():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
     assert s.next() == 1 and s.index == 1
-    assert s._slider.value == 2 and s._play.value == 2 and "[m1]" in s._view.value
+    assert s._slider.value == 2 and "[m1]" in s._view.value
     assert s.previous() == 0 and s.previous() == 0  # stays on the first step
     assert s.go(-1) == len(trace) - 1 and s._next_button.disabled
     assert s.next() == len(trace) - 1  # stays on the last step
-    assert s.go(3) == 3 and s.html == step_html(trace, 3)
+    assert s.go(3) == 3 and s.html == step_html(trace, 3, NO_FAULT)
     with pytest.raises(IndexError):
         s.go(len(trace))
     with pytest.raises(TypeError):
@@ -52,7 +55,7 @@ def test_next_previous_and_go_move_like_the_controls():
     assert s.index == 3
 
 
-def test_buttons_slider_and_play_drive_the_same_state():
+def test_buttons_and_the_step_list_drive_the_same_state():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
     s._next_button.click()
@@ -61,9 +64,9 @@ def test_buttons_slider_and_play_drive_the_same_state():
     s._prev_button.click()
     assert s.index == 1
     s._slider.value = 6
-    assert s.index == 5 and s._play.value == 6 and s.html == step_html(trace, 5)
-    s._play.value = 8  # what the front end sends while playing
-    assert s.index == 7 and s._slider.value == 8
+    assert s.index == 5 and s._counter.value == f"6 / {len(trace)}" and s.html == step_html(trace, 5, NO_FAULT)
+    s._slider.value = 8  # what the front end sends when a step is picked from the list
+    assert s.index == 7 and s._counter.value == f"8 / {len(trace)}"
     assert s.html == s._view.value
 
 
@@ -103,7 +106,7 @@ def test_an_empty_run_has_nothing_to_step_through():
     s = W.RoundStepper([])
     assert s.steps == 0 and "nothing to step through" in s.html and "nothing" in s.text
     assert s.next() == 0 and s.previous() == 0
-    assert s._slider.disabled and s._play.disabled
+    assert s._slider.disabled and s._next_button.disabled
     with pytest.raises(IndexError):
         s.go(0)
 
@@ -119,7 +122,7 @@ def test_stepper_without_ipywidgets(no_widgets):
     trace = make_trace(1)
     s = W.RoundStepper(trace)
     assert s.widget is None
-    assert s.next() == 1 and s.html == step_html(trace, 1)
+    assert s.next() == 1 and s.html == step_html(trace, 1, NO_FAULT)
     bundle = s._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
     assert W.RoundStepper.from_log(SEED_LOG).go(-1) == 8

@@ -14,7 +14,8 @@
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).
 #
-# About 30 minutes. Run the cells from top to bottom; each one prints or checks something.
+# About 45 minutes for a careful first pass. Run the cells from top to bottom; each one prints or
+# checks something.
 #
 # The course grew from a handful of design notes, and they do not always agree with each other.
 # Where they differ, a box headed **A choice we made** says which way we went and why.
@@ -23,7 +24,10 @@
 # ## The words of this course
 #
 # We use the same word for the same thing everywhere: in the code, in these notebooks, and in the
-# messages the graders write to you.
+# messages the graders write to you. Each word is explained where it first comes up; this table
+# collects them for looking one up later.
+#
+# <details><summary>The words of this course, in one table</summary>
 #
 # | word | what it means here |
 # |---|---|
@@ -38,6 +42,8 @@
 # | **verdict** | the reviewer's `approve` or `request_changes`, with notes |
 # | **trace** | the supervisor's ordered record of everything that happened |
 # | **budget** | the limit that ends a run without success (`max_rounds`) |
+#
+# </details>
 
 # %%
 import json
@@ -67,7 +73,11 @@ for path, text in repo.items():
 # %% [markdown]
 # Every file is a plain string, and a role changes a file by sending its **complete new text**:
 # no diffs, no line edits, nothing to parse or merge. A patch therefore carries exactly one path,
-# and "may this role write there?" is answered by looking that path up, nothing more.
+# and "may this role write there?" is answered by looking that path up in the role's allowlist.
+# Besides that lookup, a few checks on the patch's *shape* keep a confused or runaway role from
+# harming the repo: the content must be a string of at most 20,000 characters, a turn may carry at
+# most 8 patches, and a path may not climb out of the repo with `..`. You will see each of them
+# refuse a turn below, after the allowlist.
 
 # %%
 assert set(repo) == {SRC_PATH, TESTS_PATH, PLAN_PATH, REVIEW_PATH}
@@ -208,6 +218,44 @@ print("error:", error)
 assert after is repo and ALLOWLIST["coder"] == {SRC_PATH}
 
 # %% [markdown]
+# ### Predict, then run: the shape checks
+#
+# The allowlist is not the only thing `apply_turn` checks. Below are five turns from the coder, all
+# writing the one file it owns. Before running the next cells, decide for each: does `apply_turn`
+# accept it or refuse it? (In Jupyter pick in the form; in code, `shape_guess.choose("refused", ...)`.)
+
+# %%
+from agent_team.repo import MAX_CONTENT, MAX_PATCHES
+from agent_team.widgets import Predict
+
+SHAPE_CASES = {
+    "content is the number 42, not text": [{"path": SRC_PATH, "content": 42}],
+    "content of 25,000 characters": [{"path": SRC_PATH, "content": "#" * 25_000}],
+    "content of exactly 20,000 characters": [{"path": SRC_PATH, "content": "#" * 20_000}],
+    "9 patches in one turn, all to src/fizzbuzz.py": [{"path": SRC_PATH, "content": FULL_SOURCE}] * 9,
+    "the path src/../src/fizzbuzz.py": [{"path": "src/../src/fizzbuzz.py", "content": FULL_SOURCE}],
+}
+shape_guess = Predict("part 1: patch shapes", "five coder turns: accepted or refused?",
+                      [(case, ["accepted", "refused"]) for case in SHAPE_CASES])
+shape_guess
+
+# %%
+outcomes = {}
+for case, patches in SHAPE_CASES.items():
+    after, error = apply_turn(repo, "coder", patches)
+    outcomes[case] = "refused" if error else "accepted"
+    print(f"{case}:\n    {error or 'accepted'}")
+    assert (after is repo) == (error is not None)
+assert list(outcomes.values()) == ["refused", "refused", "accepted", "refused", "refused"]
+print(f"\nthe caps: {MAX_CONTENT:,} characters per file, {MAX_PATCHES} patches per turn")
+
+# %%
+shape_guess.reveal(list(outcomes.values()),
+                   "the path must be clean (no `..`, even when it would land on an allowed file: a path "
+                   "is looked up exactly as written), the content a `str` of at most 20,000 characters "
+                   "(exactly 20,000 is fine), and a turn at most 8 patches. A refused turn changes nothing.")
+
+# %% [markdown]
 # ### All or nothing
 #
 # A turn can carry several patches. If **any** of them is refused, **none** of them lands. Here the
@@ -272,17 +320,17 @@ from agent_team.widgets import Quiz
 Quiz(
     "In one turn, the planner sends two patches: a new PLAN.md and a new src/fizzbuzz.py. "
     "What does the repo look like afterwards?",
-    ["PLAN.md and src/fizzbuzz.py are both updated",
-     "Only PLAN.md is updated; the source patch is dropped",
-     "Nothing changes, and the refusal says which patch broke which rule",
-     "Only src/fizzbuzz.py is updated, because code matters more than plans"],
-    answer=2,
+    ["Nothing changes: the turn is refused whole, and the reason names the bad patch",
+     "Only PLAN.md is updated, and the source patch is dropped with a note in the trace",
+     "Both files are updated, since the planner needs code to check its plan against",
+     "Only src/fizzbuzz.py is updated, because the source matters more than the plan"],
+    answer=0,
     explanation="A turn lands all or nothing. The source patch is outside the planner's allowlist, "
                 "so the whole turn is refused, PLAN.md included, and the reason is recorded.",
     explanations=[
-        "That would let the planner act as a coder: the allowlist exists to stop exactly this.",
-        "That applies half a turn, leaving a repo state that no role actually proposed.",
         None,
+        "That applies half a turn, leaving a repo state that no role actually proposed.",
+        "That would let the planner act as a coder: the allowlist exists to stop exactly this.",
         "That keeps precisely the patch the rules forbid, and drops the one that was allowed.",
     ],
 )
@@ -469,11 +517,11 @@ assert short_run.status == "budget"
 # %%
 Quiz(
     "Who is allowed to declare the team done?",
-    ["The coder, as soon as its thought says the code is finished",
-     "The planner, since it wrote the plan everyone follows",
-     "The supervisor, and only on a passing oracle report or a spent budget",
-     "Whichever role first creates a file called DONE.md"],
-    answer=2,
+    ["The coder, as soon as its thought says the code is finished and tested",
+     "The planner, since it wrote the plan that every other role follows",
+     "The reviewer, the moment it approves the code the coder wrote last",
+     "The supervisor, on a passing oracle report or a spent budget"],
+    answer=3,
     explanation="Ending the run is the supervisor's job, and it needs evidence it can point to in the "
                 "trace: the oracle's passing report, or the last round used up (a stop without success).",
     explanations=[
@@ -481,9 +529,9 @@ Quiz(
         "actually runs the code, decides.",
         "A plan describes what ought to happen. The planner speaks before any code exists, so it cannot "
         "know whether the code works.",
+        "An approval is advice, kept in the trace. On red tests the coder goes again whatever the "
+        "reviewer said, because only the oracle's report shows that the code works.",
         None,
-        "DONE.md would be just another file of text. It is in no role's allowlist, and the oracle never "
-        "looks at it.",
     ],
 )
 
@@ -555,6 +603,13 @@ from agent_team.grading import check_run_tests
 
 report = check_run_tests(run_tests)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("1.1")
 
 # %% [markdown]
 # ## Recap

@@ -14,7 +14,10 @@
 # * say what each role is shown (its **view**) and why those views are kept narrow;
 # * add a **nits counter** to the reviewer (**Exercise 2.1**).
 #
-# About 30 minutes. The words this part adds:
+# About 45 minutes for a careful first pass. This part adds seven words; each is explained where
+# it first comes up, and the table below (folded) collects them for looking up later.
+#
+# <details><summary>The words this part adds</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -23,8 +26,10 @@
 # | **message** | a short note from a role to the team; the reviewer's can be `escalate` |
 # | **view** | the small dict the supervisor builds for one role's turn: all that role gets to see |
 # | **verdict** | the reviewer's `approve` or `request_changes`, written into `REVIEW.json` |
-# | **nits** | the reviewer's repeated requests for changes while the tests stay red |
+# | **nit** | one request for changes (`request_changes`) from the reviewer, small or large; the nits counter counts them over the whole run |
 # | **escalate** | the reviewer's message that a person should look, after too many nits |
+#
+# </details>
 
 # %%
 import inspect
@@ -238,18 +243,19 @@ from agent_team.widgets import Quiz
 Quiz(
     "After its first turn, the coder's thought says 'all four cases pass, we are done'. "
     "The oracle reports 2 passed, 2 failed. What does the supervisor do next?",
-    ["It stops the run with success, because the coder knows its own code best",
-     "It asks the reviewer to confirm the claim, and stops if the reviewer approves",
+    ["It stops the run with success, because the coder has seen its own code run",
      "It ignores the thought: the tests are red, so the reviewer comments and the coder goes again",
-     "It refuses the coder's patch, because the thought does not match the test result"],
-    answer=2,
+     "It asks the reviewer to confirm the claim, and stops with success if the reviewer then approves",
+     "It refuses the coder's patch, because the thought does not match what the oracle reported"],
+    answer=1,
     explanation="The thought is recorded in the trace and nothing more. The oracle's report decides: "
                 "red tests mean a review and another coder turn, whatever anyone says.",
     explanations=[
-        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4.",
+        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4. "
+        "And the coder never runs anything: only the oracle does.",
+        None,
         "An approval cannot turn red tests green. The reviewer's verdict is advice to the coder, not a "
         "success signal.",
-        None,
         "Patches are judged by the allowlist, not by how well the thought describes them. The coder may "
         "write its own file, so the patch landed; the tests then judged it.",
     ],
@@ -282,6 +288,16 @@ show_table(["field", *roles],
 # role saw, shortened to fit on a line.
 
 # %%
+# Predict, then run: before the next cell runs the default team, what will happen?
+from agent_team.widgets import Predict
+
+round_guess = Predict("part 2: the default team", "the default team with max_rounds=4", [
+    ("The tests first pass in round", ["1", "2", "3", "4", "never: the budget runs out"]),
+    ("In that last round, the reviewer's verdict is", ["approve", "request_changes"]),
+])
+round_guess
+
+# %%
 run = supervise(max_rounds=4)
 
 
@@ -296,6 +312,15 @@ for event in run.trace:
         print(f"round {event['round']}  {event['role']} sees:")
         for field, value in event["view"].items():
             print(f"    {field:13} {brief(value)}")
+
+# %%
+# What the run showed: the round the tests first passed, and the reviewer's last verdict.
+last_review = [e for e in run.trace if e["type"] == "turn" and e["role"] == "reviewer"][-1]
+round_guess.reveal(
+    [str(run.rounds) if run.status == "pass" else "never: the budget runs out", last_review["verdict"]["verdict"]],
+    f"{run.stop_reason}. The fake coder's first cut handles Fizz only, the oracle says 2 of 4, the reviewer "
+    "asks for changes quoting the first failure, and the coder's second attempt is complete. On green "
+    "tests the fake reviewer approves.")
 
 # %% [markdown]
 # What to notice:
@@ -432,6 +457,13 @@ from agent_team.grading import check_nits_reviewer
 report = check_nits_reviewer(nits_reviewer)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("2.1")
+
 # %% [markdown]
 # Now watch the counter work round after round. The reviewer never counts anything itself: the
 # supervisor records each verdict in the trace, and `make_view` turns those records into
@@ -478,20 +510,20 @@ print(stuck.status, "|", stuck.stop_reason)
 # %%
 Quiz(
     "The tests are green, but PLAN.md is just two short lines. What should the reviewer write?",
-    ["request_changes: ask the coder for a cleaner rewrite first",
-     "approve: passing tests are the bar, and how the plan reads only counts if the oracle checks it",
-     "request_changes, plus a patch that empties PLAN.md so that the planner starts over",
-     "A patch to src/fizzbuzz.py that adds comments"],
-    answer=1,
+    ["request_changes: ask the coder for a cleaner rewrite before the run may end",
+     "request_changes, plus a patch that empties PLAN.md so the planner has to start over from scratch",
+     "approve: the tests are green, and the plan's length is not something the oracle checks",
+     "a patch to src/fizzbuzz.py that adds comments explaining what the plan left out"],
+    answer=2,
     explanation="The oracle defines done, and it says done. If you care how the plan or the code "
                 "reads, turn that into a check the oracle runs every round; a reviewer's taste, "
                 "applied now and then, only burns rounds.",
     explanations=[
-        "The code already does everything the tests ask, so this is a nit. It spends budget, and on "
-        "green tests the supervisor of part 3 overrides it anyway.",
-        None,
+        "The code already does everything the tests ask, so this nit is about taste. It spends "
+        "budget, and on green tests the supervisor of part 3 overrides it anyway.",
         "REVIEW.json is the reviewer's only file. The PLAN.md patch is refused, and because a turn "
         "lands all or nothing, the verdict is lost with it.",
+        None,
         "The source belongs to the coder. A reviewer that edits it has become a second coder, and the "
         "allowlist refuses the turn.",
     ],

@@ -14,9 +14,12 @@
 # - pin down how a run must end with a small eval (`pass` or `budget`, checked against the oracle);
 # - write the four-agent protocol `run_team(...)` yourself (**exercise 3.1**, graded).
 #
-# About 40 minutes, a third of them for the exercise.
+# About 55 minutes for a careful first pass, a third of them for the exercise.
 #
-# **Words this part uses**
+# **Words this part uses** (each is explained where it first comes up; the table is for looking
+# one up later)
+#
+# <details><summary>The words of this part, in one table</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -31,6 +34,8 @@
 # | feedback | in `run_team`: what the coder is told about its last attempt, `"review: …"` or `"test: …"` |
 # | log | in `run_team`: one `(role, output)` pair per agent call, oldest first |
 # | gate | a check that must pass before the next step may run (in `run_team`, the reviewer's approval) |
+#
+# </details>
 
 # %%
 from IPython.display import display
@@ -48,13 +53,14 @@ print("The team's goal:", GOAL)
 # the same data the round stepper uses later on, so it cannot disagree with it.
 
 # %%
-import agent_team.supervisor
-from agent_team.render.diagram import state_svg
+from agent_team.render.diagram import SUPERVISOR, machine_html, machine_text
 from agent_team.widgets import Rich
 
-# The drawing, and the same machine as text from the top of supervisor.py (for plain-text front ends).
-as_text = agent_team.supervisor.__doc__.split("States::")[1].split("* After")[0].rstrip()
-display(Rich(state_svg(None), as_text))
+# FAULT, a state for injected faults, joins the machine in part 4.
+MACHINE = SUPERVISOR.without("FAULT")
+# The drawing, and the same machine as text, both made from the same list of edges.
+display(Rich(machine_html(MACHINE), machine_text(MACHINE)))
+print(machine_text(MACHINE))
 
 # %% [markdown]
 # The same machine in words. Each rule comes with the reason it is there, because each one closes
@@ -81,12 +87,45 @@ display(Rich(state_svg(None), as_text))
 #    step.
 
 # %% [markdown]
-# > **A choice we made: test first, then review, in every round.** The design notes order a round
-# > in three different ways. One runs the tests right after the coder and calls the reviewer only
-# > when they fail, stopping at once on green. Another also tests first but makes the review after
-# > green tests optional, and says the review after red tests could be dropped for a faster,
-# > test-only team. The protocol of this part's exercise (section 7) puts the reviewer *before* the
-# > tester, as a gate. Our supervisor runs **CODE → TEST → REVIEW in every round, green or red**:
+# ### Predict, then run: one round only
+#
+# Rule 3 says what happens when the last round ends red. Check that you can read the machine: with
+# `max_rounds=1` the healthy team cannot pass (its first attempt handles Fizz only). Before the
+# next cells run it, predict how it ends, and the state it is in just before it stops.
+
+# %%
+from agent_team.widgets import Predict
+
+one_round = Predict("part 3: one round", "supervise(max_rounds=1)", [
+    ("The run's status is", ["pass", "budget"]),
+    ("The state just before STOP_FAIL is", ["PLAN", "CODE", "TEST", "REVIEW"]),
+])
+one_round
+
+# %%
+short = supervise(max_rounds=1)
+short_states = [event["state"] for event in short.trace]
+print(" -> ".join(short_states))
+# The text and the drawing above say "REVIEW: out of rounds -> STOP_FAIL"; the real trace agrees:
+assert short.status == "budget" and short_states[-3:] == ["TEST", "REVIEW", "STOP_FAIL"]
+assert ("REVIEW", "STOP_FAIL", "out of rounds") in [(a, b, label) for a, b, _, label in MACHINE.edges]
+assert "REVIEW: " in machine_text(MACHINE) and "out of rounds -> STOP_FAIL" in machine_text(MACHINE)
+
+# %%
+one_round.reveal([short.status, short_states[-2]],
+                 "after CODE always TEST, and every test run is reviewed, so even the last round ends "
+                 "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop.")
+
+# %% [markdown]
+# <details><summary><b>A choice we made: test first, then review, in every round</b> (a design
+# note: open it to see why)</summary>
+#
+# > The design notes order a round in three different ways. One runs the tests right after the
+# > coder and calls the reviewer only when they fail, stopping at once on green. Another also
+# > tests first but makes the review after green tests optional, and says the review after red
+# > tests could be dropped for a faster, test-only team. The protocol of this part's exercise
+# > (section 7) puts the reviewer *before* the tester, as a gate. Our supervisor runs
+# > **CODE → TEST → REVIEW in every round, green or red**:
 # >
 # > - **testing first** measures every attempt, whatever the reviewer would have said, so a round
 # >   can never end untested, and the reviewer quotes the real failure instead of guessing;
@@ -97,10 +136,16 @@ display(Rich(state_svg(None), as_text))
 # >
 # > The exercise keeps its reviewer-first order because it is graded against that exact protocol;
 # > section 7 says when that order is the better one.
+#
+# </details>
 
 # %% [markdown]
 # That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
-# full, straight from the package (the helpers it calls log events and apply patches):
+# full, straight from the package (the helpers it calls log events and apply patches). Two of its
+# lines belong to part 4 and can be skipped for now: `if tamper is not None` runs an injected fault
+# (part 4 breaks the team on purpose), and `if require_plan and ...` sends the planner again when
+# `PLAN.md` is empty before a coder turn (part 4 shows why that matters). With the default
+# arguments neither does anything.
 
 # %%
 import inspect
@@ -194,7 +239,7 @@ tell(result)
 #
 # The round stepper shows the same trace one event at a time: the state diagram with the current
 # state lit, the view the role received, its patches (applied or refused, and why), the diff it
-# caused, the test report and the supervisor's decision. Use the buttons or the slider. Without a
+# caused, the test report and the supervisor's decision. Use the buttons or the step list. Without a
 # widget front end you see the current step as text.
 
 # %%
@@ -327,23 +372,23 @@ from agent_team.widgets import Quiz
 Quiz(
     "Why does `max_rounds` count coder turns rather than every turn of every role?",
     [
-        "Because the planner and the reviewer never make mistakes",
-        "Because coder turns are the costly ones and the only ones that change the code, so they "
-        "measure both spending and progress",
-        "Because a Python loop can only count one kind of thing",
-        "Because the oracle runs inside the coder's turn",
+        "Coder turns are the costly ones, and the only ones that change the code",
+        "The planner and the reviewer cannot make mistakes, so their turns need no cap",
+        "The oracle runs inside the coder's turn, so each coder turn is one test run",
+        "Planner and reviewer turns never write to the repo, so they cost nothing at all",
     ],
-    1,
+    0,
     "Coder turns produce the biggest outputs and are the only turns that change the source, so "
     "'how many attempts at the code' is the number worth capping. Planner and reviewer turns ride "
     "along with them.",
     explanations=[
+        None,
         "They do make mistakes: part 4 injects a planner that writes code and a reviewer that never "
         "approves. Their turns are simply not what the budget measures.",
-        None,
-        "A loop can count anything; which turns to count is a design decision, and this one has a reason.",
         "The supervisor runs the oracle after the coder's turn, never inside it, so the coder cannot "
         "touch the measurement.",
+        "Both write files: the planner PLAN.md, the reviewer REVIEW.json. What they never change is the "
+        "source, and attempts at the source are what the budget counts.",
     ],
 )
 
@@ -382,23 +427,22 @@ assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"
 Quiz(
     "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
     [
-        "Because once tests exist, a reviewer's opinion is worthless",
-        "Because green tests are the stop condition, and a reviewer who could veto them could ask "
-        "for changes until the budget ran out (style counts only if the oracle checks it)",
-        "Because REVIEW.json has no room for notes",
-        "Because the planner has already signed off on the plan",
+        "Once tests exist, a reviewer's opinion adds nothing, so its verdict is never even read",
+        "REVIEW.json has no room for notes on a green run, so the verdict cannot be stored",
+        "The planner already signed off on the plan, and a planner's word outranks a reviewer's",
+        "Green tests are the stop; a veto on them could stall the run until the budget is spent",
     ],
-    1,
+    3,
     "Stopping is decided by evidence, and green tests are that evidence. A reviewer can always think "
     "of one more change; if its veto outranked the tests, a run could stall on taste until the "
     "budget was gone. A rule that really matters belongs in the oracle, checked every round.",
     explanations=[
-        "Reviewers are often right, which is why the override is written into the trace rather than "
-        "hidden. The question is who decides when to stop, not who is right.",
-        None,
+        "The verdict is read and written into the trace, with the override beside it. Reviewers are "
+        "often right; the question is who decides when to stop, not who is right.",
         "REVIEW.json stores notes without trouble (look at the picky reviewer's). Storage has nothing "
         "to do with it.",
         "The planner never approves anything: it writes PLAN.md and that is all. Approval is not its job.",
+        None,
     ],
 )
 
@@ -542,10 +586,10 @@ RoundStepper((code, log))
 Quiz(
     "In round 3 of the worked example, what feedback does the coder receive?",
     [
-        "'' (empty), because round 2's code was approved",
-        "'review: REJECT: no error handling', the last thing the reviewer objected to",
-        "'test: FAIL: test_empty'",
-        "'review: APPROVE'",
+        "'' (empty), because round 2's code was approved by the reviewer",
+        "'review: REJECT: no error handling', the reviewer's last objection",
+        "'test: FAIL: test_empty', the result of round 2's test run",
+        "'review: APPROVE', the reviewer's verdict on round 2's code",
     ],
     2,
     "The coder always gets the latest feedback, and the latest thing that went wrong, in round 2, was "
@@ -629,6 +673,13 @@ from agent_team.grading import check_run_team
 
 report = check_run_team(run_team)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("3.1")
 
 # %% [markdown]
 # ## Recap

@@ -16,9 +16,12 @@
 # - make, and defend, a design decision when a fault has no single right answer (an empty plan);
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
 #
-# About 35 minutes.
+# About 50 minutes for a careful first pass (longer if you stop to predict each fault, as you should).
 #
-# **Words this part uses**
+# **Words this part uses** (each is explained where it first comes up; the table is for looking
+# one up later)
+#
+# <details><summary>The words of this part, in one table</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -28,6 +31,8 @@
 # | eval | a list of setups with their expected status, run and checked together |
 # | hardening rule | an extra check `(role, patch) -> None or reason` that refuses a turn the allowlist would let through |
 # | fail closed | when a safety rule itself breaks, refuse rather than allow |
+#
+# </details>
 
 # %%
 from IPython.display import display
@@ -82,6 +87,25 @@ def brief(run):
 
 
 # %% [markdown]
+# ## Predict, then run
+#
+# Reading about a fault after it ran teaches less than guessing first and being wrong. Before
+# each fault below, a small form asks two things: how the run will end (`pass` or `budget`),
+# and which layer of the team stops the fault: **the allowlist** (a patch to a path the role may
+# not write), **the supervisor's rules** (a refused output, a skipped turn, a re-plan, an override),
+# **the oracle** (code it refuses to run or has to stop) or **only the budget** (nothing is
+# refused; the tests just stay red). Answer it *before* reading the fault's description, which
+# gives the answer away. After the run, the cell below it reads the answer from the run's own
+# trace and says why. Your predictions are kept with your progress. (In code:
+# `guess.choose("budget", "the oracle")`.)
+
+# %%
+from agent_team.widgets import Predict
+
+guess = Predict.fault("fizz-only coder")
+guess
+
+# %% [markdown]
 # ## Fault 1 — a coder that never gets past its first cut
 #
 # The coder writes the Fizz-only version every time, whatever the tests say. Nothing is refused —
@@ -97,6 +121,13 @@ assert run.status == "budget" and run.rounds == 4
 assert all(e["applied"] for e in turns(run, "coder"))
 assert not final["ok"] and final["failed"] == 2
 print("oracle on the final repo:", final["errors"][0])
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("planner writes code")
+guess
 
 # %% [markdown]
 # ## Fault 2 — a planner that writes code
@@ -117,6 +148,9 @@ assert planner_errors and all("may not write 'src/fizzbuzz.py'" in err for err i
 assert all(not e["applied"] and e["changes"] == [] for e in turns(run, "planner"))
 assert turns(run, "coder")[0]["view"]["source"] == STUB_SOURCE
 
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # To see that the *tests* see the stub too, give the greedy planner a coder that does nothing. In
 # its only round the oracle tests exactly the repo we started with:
@@ -136,6 +170,10 @@ print(f"oracle in round 1: {seen['passed']} passed, {seen['failed']} failed")
 assert run.repo[SRC_PATH] == STUB_SOURCE
 assert seen == run_tests(initial_repo())
 
+# %%
+guess = Predict.fault("plan wiped")
+guess
+
 # %% [markdown]
 # ## Fault 3 — the plan is wiped after planning
 #
@@ -154,6 +192,9 @@ assert run.status == "pass"
 assert tampers and all(c["path"] == PLAN_PATH and c["after"] == "" for e in tampers for c in e["changes"])
 assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
 assert all(e["view"]["plan"].strip() for e in turns(run, "coder"))
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # ### A choice we made: the team requires a plan
@@ -194,11 +235,10 @@ Quiz(
     "With `require_plan=False` the team passes even though PLAN.md is wiped every round. "
     "Why does the course still require a plan?",
     [
-        "Because the oracle reads PLAN.md and fails without it",
-        "Because an empty plan is a sign that something broke, re-planning is cheap, and a real "
-        "coder and reviewer depend on the plan even if our fakes do not",
-        "Because the planner's turns count against max_rounds, so re-planning saves rounds",
-        "Because without a plan the allowlist lets the coder write any file",
+        "The oracle reads PLAN.md, and its tests fail whenever the plan is empty",
+        "An empty plan means something broke, re-planning is cheap, and real roles read the plan",
+        "Planner turns count against max_rounds, so re-planning right away saves coder rounds later on",
+        "Without a plan, the allowlist lets the coder write any file it wants to",
     ],
     1,
     "Requiring the plan repairs broken state visibly (the trace says the planner went again), costs "
@@ -213,6 +253,10 @@ Quiz(
         "src/fizzbuzz.py and nothing else, plan or no plan.",
     ],
 )
+
+# %%
+guess = Predict.fault("reviewer never approves")
+guess
 
 # %% [markdown]
 # ## Fault 4 — a reviewer that never approves
@@ -231,6 +275,13 @@ assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run, "rev
 assert last["override"] is True
 print("\nthe supervisor:", last["decision"])
 
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("coder edits tests")
+guess
+
 # %% [markdown]
 # ## Fault 5 — a coder that edits the tests
 #
@@ -248,6 +299,13 @@ print("\nrefused:", coder_errors[0])
 assert run.status == "budget"
 assert len(coder_errors) == run.rounds and all(TESTS_PATH in err for err in coder_errors)
 assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("coder uses __import__")
+guess
 
 # %% [markdown]
 # Notice that the coder's source was correct, and the run still failed. That is the outcome we
@@ -271,6 +329,9 @@ assert run.status == "budget"
 assert all(e["applied"] for e in turns(run, "coder"))
 assert run.tests["passed"] == 0 and any("`__import__` is not allowed" in e for e in run.tests["errors"])
 
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # The oracle refused the code before running a single case: it reads the source first, and names
 # starting with `_` (the way out of any Python sandbox) are not allowed. You can ask it directly,
@@ -283,6 +344,10 @@ from agent_team.oracle import check_source
 print(EXEC_SOURCE)
 print(len(check_source(EXEC_SOURCE)), "problems;", len(check_source(STUB_SOURCE)), "in the stub")
 
+# %%
+guess = Predict.fault("code loops forever")
+guess
+
 # %% [markdown]
 # **Fault 7: a loop that never ends.** Each test case runs under a step budget; a case that spends
 # it counts as failed, and the tests go on.
@@ -292,6 +357,13 @@ run = RUNS["code loops forever"] = run_fault("code loops forever")
 print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["failed"] == 4 and "fizzbuzz(1) was stopped" in run.tests["errors"][0]
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("result lies about equality")
+guess
 
 # %% [markdown]
 # Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
@@ -320,30 +392,36 @@ print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["errors"][0]
 
+# %%
+guess.reveal(run)
+
 # %% tags=["quiz"]
 Quiz(
     "The lying fizzbuzz returns an object whose `==` answers True to anything. Which part of the "
     "team keeps it from passing?",
     [
-        "The allowlist: the coder is not allowed to write classes",
-        "The oracle: it refuses `class` in the source, and it would only compare a result that is "
-        "exactly a `str`",
-        "The reviewer, who reads the code and spots the trick",
-        "Nothing: the run passes, and the trace records the lie",
+        "The allowlist: the coder's allowlist covers src/fizzbuzz.py but forbids writing classes",
+        "The reviewer, who reads the code and spots the overridden `__eq__` method",
+        "Nothing: the run passes, and only the trace records that the result lied",
+        "The oracle: it refuses `class` in the source and compares only exact `str` results",
     ],
-    1,
+    3,
     "Only the oracle runs the code, so only the oracle can be fooled, or not. It refuses the class "
     "before anything runs, and it checks a result's type before asking about equality, so a lying "
     "`__eq__` is never even consulted.",
     explanations=[
         "The allowlist looks at paths, not at what a file contains. The coder may write any text to "
         "src/fizzbuzz.py, so this patch landed.",
-        None,
         "Our reviewer judges from the test report, and a real one could miss the trick. Success never "
         "rests on how carefully a reviewer reads.",
         "The run above ended in `budget` with 0 cases passed, and the cell's assert checks exactly that.",
+        None,
     ],
 )
+
+# %%
+guess = Predict.fault("coder crashes")
+guess
 
 # %% [markdown]
 # ## Faults 9–10 — policies that crash or talk nonsense
@@ -361,6 +439,13 @@ assert all("RuntimeError" in err for err in coder_errors)
 assert [e["state"] for e in run.trace].count("TEST") == 4
 assert run.repo[SRC_PATH] == STUB_SOURCE
 
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("reviewer returns garbage")
+guess
+
 # %% [markdown]
 # **Fault 10: the reviewer returns garbage.** Instead of an output dict it returns the string
 # `"LGTM!!"`. The output is refused, the trace says so, and the run goes on: reviews never decide
@@ -373,6 +458,9 @@ print(reviewer_errors[0])
 assert run.status == "pass"
 assert reviewer_errors and all("refused" in err for err in reviewer_errors)
 assert all(e["verdict"] is None for e in turns(run, "reviewer"))
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # ## Faults 11–13 — the plan ignored, a stale file, a role that runs the tests itself
@@ -421,10 +509,14 @@ print(evidence(RUNS["reviewer never approves"]))
 from agent_team.render.html import table, wrap
 from agent_team.widgets import Rich
 
+import textwrap
+
 HEADERS = ["fault", "expected", "got", "rounds", "stopped by", "first evidence in the trace"]
 # Every fault of the package's table, with the run from above (a fault added to the table runs here).
 runs = {name: RUNS.get(name) or run_fault(name) for name in FAULTS}
-rows = [[name, FAULTS[name].expect, run.status, run.rounds, FAULTS[name].layer, evidence(run)[:100]]
+# Long evidence is cut at a word, and the cut is marked with an ellipsis.
+rows = [[name, FAULTS[name].expect, run.status, run.rounds, FAULTS[name].layer,
+         textwrap.shorten(evidence(run), 110, placeholder=" …")]
         for name, run in runs.items()]
 assert set(RUNS) <= set(FAULTS) and all(row[1] == row[2] for row in rows)
 
@@ -492,6 +584,13 @@ from agent_team.grading import check_fault_eval
 report = check_fault_eval(EVAL)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("4.1")
+
 # %% [markdown]
 # ## Exercise 4.2 — a hardening rule
 #
@@ -529,6 +628,13 @@ from agent_team.grading import check_hardening
 report = check_hardening(no_exec)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("4.2")
+
 # %% [markdown]
 # With the rule on, run fault 6 again. Now the coder's turn never lands: the trace shows the rule's
 # reason, and the repo keeps the stub. (If your rule is not written yet, it raises when called; the
@@ -536,7 +642,9 @@ report
 
 # %%
 hardened = run_fault("coder uses __import__", checks=[no_exec])
-print(refusals(hardened, "coder")[0])
+reasons = refusals(hardened, "coder")
+print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
+      "(look at what no_exec returns for role 'coder' and this content)")
 print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
 print("the healthy team with the rule:", supervise(max_rounds=4, checks=[no_exec]).status)
 
@@ -545,21 +653,22 @@ Quiz(
     "Your hardening rule raises an exception instead of returning. What should the supervisor do "
     "with the coder's turn?",
     [
-        "Apply it: the rule did not say no",
-        "Refuse it: a safety rule that cannot give an answer must fail closed",
-        "Stop the whole run with an error",
-        "Skip the rule and remember to fix it later",
+        "Refuse the turn: a safety rule that cannot answer must fail closed",
+        "Apply the turn: the rule never said no, so nothing forbids the patch",
+        "Stop the whole run with an error, so that a person fixes the rule first",
+        "Skip the broken rule for this turn and log a warning to fix it later",
     ],
-    1,
+    0,
     "Refusing the turn keeps the repo safe and the run going, and the reason in the trace points "
     "straight at the rule to fix.",
     explanations=[
+        None,
         "Then a bug in the rule silently switches the protection off, exactly when something unusual "
         "(maybe hostile) is going on.",
-        None,
         "Then any buggy rule, or any patch crafted to make the rule crash, could end the team's work. "
         "A policy's failure is data in the trace, not a crash of the supervisor.",
-        "Skipping the rule is the same as applying the turn: the protection is off and nobody notices.",
+        "Skipping the rule is the same as applying the turn: the protection is off, and a warning "
+        "nobody reads does not bring it back.",
     ],
 )
 

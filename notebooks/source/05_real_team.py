@@ -17,9 +17,12 @@
 #   are bounded and recorded;
 # - say what must never happen with code a model wrote.
 #
-# About 30 minutes. Nothing here needs a network or a model account.
+# About 45 minutes for a careful first pass. Nothing here needs a network or a model account.
 #
-# **Words this part uses**
+# Each numbered section below brings one of these ideas and the words that go with it. The
+# whole list, for looking a word up later:
+#
+# <details><summary>The words of this part (ten, one table)</summary>
 #
 # | word | meaning here |
 # |---|---|
@@ -33,6 +36,8 @@
 # | role configuration | a role's name, system prompt and model (or policy), from a TOML or JSON file |
 # | LLM slot | the adapter that turns a `prompt -> str` function into a role policy |
 # | attempt | one call to the model: the prompt, the reply and what was wrong with it |
+#
+# </details>
 
 # %%
 import json
@@ -214,22 +219,22 @@ from agent_team.widgets import Quiz
 Quiz(
     "Step S3 wrote files and ran code, and it succeeded. S1 and S2 succeeded too. What does the gate decide?",
     [
-        "It blocks: writing and executing are risky",
+        "It blocks: writing files and executing code are too risky to accept unseen",
+        "It asks the user to decide, because a risky step needs a person's approval",
         "It passes, and adds risk notes and suggested checks for S3",
-        "It passes without any notes: only statuses matter",
-        "It asks the user to decide, because of the risk",
+        "It passes without any notes, because only the statuses of steps matter",
     ],
-    1,
+    2,
     "Risk is information for the person accepting the run, not a reason to call finished work "
     "unfinished. The notes say what to check: the diff of the files, the output of what ran.",
     explanations=[
         "Then every run that writes a file — every useful run — would be blocked. Risk adds notes; "
         "only failed, skipped and cancelled steps block.",
+        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
+        "not a decision.",
         None,
         "Statuses decide pass or block, but the gate still reports risk: a write or an execute step "
         "comes with notes and suggested checks.",
-        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
-        "not a decision.",
     ],
 )
 
@@ -393,6 +398,13 @@ from agent_team.grading.gate import check_gate
 
 report = check_gate(gate)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("5.1")
 
 # %% [markdown]
 # ## 5. Configuring the roles
@@ -611,9 +623,15 @@ assert [r["agree"] for r in rows] == [True, False, True, False]
 #     request.send(json.dumps({"model": MODEL, "messages": [{"role": "user", "content": prompt}]}))
 #     return json.loads(request.responseText)["choices"][0]["message"]["content"]
 #
-# coder = llm_policy("coder", ask, seconds=60)
-# run = supervise(coder=coder, seconds=200)   # the supervisor's limit covers every attempt
+# coder = llm_policy("coder", ask, seconds=60)   # each call to the model: at most 60 s
+# run = supervise(coder=coder, seconds=200)      # each role's whole turn: at most 200 s
 # ```
+#
+# `seconds=` is a time limit in both places, on two different things. On `llm_policy` it bounds
+# *one call* to the model; on `supervise` it bounds *one whole turn* of a role, every retry
+# included (the default is 2 s, plenty for the fakes). A turn here may make 1 + `retries` = 3
+# calls of up to 60 s each, so the turn's limit must be above 3 × 60 = 180 s, or a slow model's
+# last retry is cut off and the turn is skipped.
 #
 # **What must never happen with code a model wrote:**
 #
@@ -632,20 +650,20 @@ Quiz(
     "A model-backed coder replies: message \"all tests pass now\", with a patch to src/fizzbuzz.py. "
     "What decides whether the run passed?",
     [
-        "The coder's message, since the model ran the tests in its head",
-        "The reviewer's verdict",
+        "The coder's message, since a model can check the tests in its own reasoning",
         "The oracle's report on the repo after the patch landed",
-        "Whether the reply parsed as JSON on the first attempt",
+        "The reviewer's verdict, since the reviewer reads the patch and the plan",
+        "Whether the reply parsed as valid JSON on the first attempt, with no retry",
     ],
-    2,
+    1,
     "The oracle is the only success signal, for fakes and models alike. The message is only words, "
     "kept in the trace.",
     explanations=[
         "A message is text; a model can write anything in it. Control never depends on what a role "
         "says about its own work.",
+        None,
         "The reviewer's verdict is kept in the trace, and on green tests a request for changes is "
         "overridden. It never turns red tests green.",
-        None,
         "Parsing is about whether the reply can be used at all. A perfectly parsed patch can still "
         "be wrong; only running the tests shows it.",
     ],

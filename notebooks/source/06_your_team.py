@@ -153,6 +153,13 @@ from agent_team.grading import check_my_fault
 report = check_my_fault(MY_FAULT)
 report
 
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("6.1")
+
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
@@ -251,6 +258,13 @@ from agent_team.grading import check_run_outcomes
 
 report = check_run_outcomes(run_outcomes)
 report
+
+# %%
+# Stuck? Reveal hints one at a time: a nudge, then the approach, then code with the key lines
+# left out. Each one you open is noted in your progress; run the grader cell again after a change.
+from agent_team.widgets import Hints
+
+Hints("6.2")
 
 # %% [markdown]
 # ## 3. Your team, end to end

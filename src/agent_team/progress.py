@@ -19,7 +19,8 @@ import os
 
 from . import course
 
-__all__ = ["PARTS", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset"]
+__all__ = ["PARTS", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
+           "record_hint", "hints", "record_prediction", "predictions"]
 
 FILENAME = "agent_team_progress.json"
 ENABLED = True
@@ -41,21 +42,32 @@ def path():
     return setting or FILENAME
 
 
-def load(file=None):
-    """``{exercise id: {"passed": bool, "passed_once": bool, "attempts": int}}``; {} if there is none."""
-    file = file or path()
-    if file is None:
-        return {}
+def _read(file):
+    """The whole progress file as a dict; {} when it is missing, unreadable or not a JSON object."""
     try:
         with open(file, encoding="utf-8") as fh:
             data = json.load(fh)
     except Exception:  # noqa: BLE001 -- missing, unreadable or corrupt: no progress yet
         return {}
-    exercises = data.get("exercises") if isinstance(data, dict) else None
-    if not isinstance(exercises, dict):
-        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _section(data, name):
+    """One top-level table of the file (``exercises``, ``hints``, ``predictions``), {} if absent or broken."""
+    section = data.get(name)
+    return section if isinstance(section, dict) else {}
+
+
+def _table(file, name):
+    """:func:`_section` of the progress file (``file``, or the default one); {} when recording is off."""
+    file = file or path()
+    return {} if file is None else _section(_read(file), name)
+
+
+def load(file=None):
+    """``{exercise id: {"passed": bool, "passed_once": bool, "attempts": int}}``; {} if there is none."""
     clean = {}
-    for ex_id, entry in exercises.items():
+    for ex_id, entry in _table(file, "exercises").items():
         if not isinstance(ex_id, str) or not isinstance(entry, dict):
             continue
         attempts = entry.get("attempts", 0)
@@ -65,20 +77,34 @@ def load(file=None):
     return clean
 
 
-def record(exercise_id, passed, file=None):
-    """Record one graded attempt. Returns True if it was saved, False otherwise; never raises."""
+def hints(file=None):
+    """``{exercise id: how many of its hints the learner has revealed}``; {} if none."""
+    return {k: v for k, v in _table(file, "hints").items()
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0}
+
+
+def predictions(file=None):
+    """``{prediction id: {"predicted": str, "actual": str, "right": bool}}``; {} if none."""
+    out = {}
+    for key, entry in _table(file, "predictions").items():
+        if isinstance(key, str) and isinstance(entry, dict):
+            out[key] = {"predicted": str(entry.get("predicted", "")), "actual": str(entry.get("actual", "")),
+                        "right": entry.get("right") is True}
+    return out
+
+
+def _update(file, change):
+    """Read the file, let ``change(data)`` edit it, write it back atomically. True if saved; never raises."""
     try:
         file = file or path()
         if file is None:
             return False
-        key = str(exercise_id)
-        if key not in course.exercise_ids():  # a typo in a grader would otherwise grow a phantom row
-            return False
-        exercises = load(file)
-        old = exercises.get(key, {"passed": False, "passed_once": False, "attempts": 0})
-        exercises[key] = {"passed": bool(passed), "passed_once": bool(passed) or old["passed_once"],
-                          "attempts": old["attempts"] + 1}
-        text = json.dumps({"version": VERSION, "exercises": dict(sorted(exercises.items()))}, indent=1)
+        data = _read(file)
+        data["exercises"] = load(file)  # only well-formed entries survive a rewrite
+        change(data)
+        data["version"] = VERSION
+        text = json.dumps({k: dict(sorted(v.items())) if isinstance(v, dict) else v
+                           for k, v in sorted(data.items())}, indent=1)
         tmp = f"{file}.tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -90,6 +116,40 @@ def record(exercise_id, passed, file=None):
         except Exception:  # noqa: BLE001
             pass
         return False
+
+
+def record(exercise_id, passed, file=None):
+    """Record one graded attempt. Returns True if it was saved, False otherwise; never raises."""
+    if str(exercise_id) not in course.exercise_ids():  # a typo in a grader would otherwise grow a phantom row
+        return False
+
+    def change(data):
+        exercises, key = data["exercises"], str(exercise_id)
+        old = exercises.get(key, {"passed": False, "passed_once": False, "attempts": 0})
+        exercises[key] = {"passed": bool(passed), "passed_once": bool(passed) or old["passed_once"],
+                          "attempts": old["attempts"] + 1}
+    return _update(file, change)
+
+
+def record_hint(exercise_id, revealed, file=None):
+    """Record that ``revealed`` hints of an exercise are shown (the count never goes down). Never raises."""
+    def change(data):
+        table = data.setdefault("hints", {})
+        if not isinstance(table, dict):
+            table = data["hints"] = {}
+        old = table.get(str(exercise_id), 0)
+        table[str(exercise_id)] = max(old if isinstance(old, int) else 0, int(revealed))
+    return _update(file, change)
+
+
+def record_prediction(key, predicted, actual, file=None):
+    """Record a prediction and what really happened (the latest one per ``key`` is kept). Never raises."""
+    def change(data):
+        table = data.setdefault("predictions", {})
+        if not isinstance(table, dict):
+            table = data["predictions"] = {}
+        table[str(key)] = {"predicted": str(predicted), "actual": str(actual), "right": predicted == actual}
+    return _update(file, change)
 
 
 def reset(file=None):

@@ -6,7 +6,7 @@ States::
                       ^        |
                       |       red
                       |        v
-                      +---- REVIEW      (out of rounds after TEST: STOP_FAIL)
+                      +---- REVIEW      (out of rounds: REVIEW -> STOP_FAIL)
 
 * After PLAN always CODE, even when the planner did nothing.
 * After CODE always TEST, even when the coder's patch was refused: the old

@@ -134,9 +134,9 @@ WHY = {
 }
 
 
-HINT = ("Collect the statuses that are not 'success'. None: passed. Otherwise take the first kind "
-        "present in ('failed', 'cancelled', 'skipped'), the first step in the list with that status, "
-        "and the matching action. An empty list blocks.")
+HINT = ("An empty list blocks (user_decision, step None): nothing ran. Otherwise take the "
+        "first kind present in ('failed', 'cancelled', 'skipped'), the first step in list "
+        "order with that status, and the matching action; only when there is none, pass.")
 
 
 def expected_gate(outcomes):

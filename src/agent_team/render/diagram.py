@@ -10,9 +10,10 @@ trace, a new state) is still drawn, dashed, so nothing is hidden.
 import math
 
 from ..roles import TABLE
-from .html import Safe, esc
+from .html import Safe, esc, tag, wrap
 
-__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_text"]
+__all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_block", "machine_html", "diagram_text",
+           "machine_text"]
 
 NODE_W, NODE_H = 92, 32
 
@@ -25,6 +26,16 @@ class Machine:
 
     def has(self, a, b):
         return any(e[0] == a and e[1] == b for e in self.edges)
+
+    def without(self, *states):
+        """The same machine minus some states and every edge touching them (e.g. FAULT before part 4)."""
+        unknown = [s for s in states if s not in self.nodes]
+        if unknown:
+            raise KeyError(f"{', '.join(unknown)} is not a state of the {self.name} machine; "
+                           f"its states are {', '.join(self.nodes)}")
+        gone = set(states)
+        return Machine(self.name, {k: v for k, v in self.nodes.items() if k not in gone},
+                       [e for e in self.edges if e[0] not in gone and e[1] not in gone], self.size)
 
 
 # The supervisor's own states, plus one node per role (its row in roles.py says where),
@@ -132,7 +143,7 @@ def _edge(machine, a, b, bend, label, hot, dashed=False):
         ly = 0.25 * s[1] + 0.5 * c[1] + 0.25 * e[1] - 4
     if label:
         weight = ' font-weight="bold"' if hot else ""
-        out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" text-anchor="middle" '
+        out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="12" text-anchor="middle" '
                    f'fill="{colour}"{weight}>{esc(label)}</text>')
     out.append("</g>")
     return "".join(out)
@@ -153,7 +164,7 @@ def _node(name, pos, current, previous):
     return (f'<g class="{cls}" data-state="{esc(name)}">'
             f'<rect x="{x - NODE_W / 2:.1f}" y="{y - NODE_H / 2:.1f}" width="{NODE_W}" height="{NODE_H}" '
             f'rx="8" {box}/>'
-            f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" {text}>{esc(name)}</text></g>')
+            f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="13" text-anchor="middle" {text}>{esc(name)}</text></g>')
 
 
 def _with_unknown(machine, states):
@@ -195,6 +206,29 @@ def state_svg(current, previous=None, machine=SUPERVISOR):
         parts.append(_node(name, pos, current, previous))
     parts.append("</svg>")
     return Safe("".join(parts))
+
+
+def diagram_block(current, previous=None, machine=SUPERVISOR):
+    """:func:`state_svg` in a block that scrolls sideways in a narrow notebook (labels stay readable)."""
+    return tag("div", state_svg(current, previous, machine), class_="at-scroll")
+
+
+def machine_html(machine=SUPERVISOR):
+    """A whole machine, no state lit, as a course box (the drawing :func:`machine_text` puts in words)."""
+    return wrap(diagram_block(None, None, machine), label=f"the {machine.name} state machine")
+
+
+def machine_text(machine=SUPERVISOR):
+    """Every transition of a machine in words, one per line, from the same edges the drawing uses."""
+    lines = [f"The {machine.name} machine, state by state:"]
+    for state in machine.nodes:
+        out = [(b, label) for a, b, _bend, label in machine.edges if a == state]
+        if not out:
+            lines.append(f"  {state}: the run ends here")
+            continue
+        moves = "; ".join(f"{label} -> {b}" if label else f"-> {b}" for b, label in out)
+        lines.append(f"  {state}: {moves}")
+    return "\n".join(lines)
 
 
 def diagram_text(current, previous=None):

@@ -10,8 +10,8 @@ for the whole log.
 """
 
 from ..clip import clip
-from .diagram import PROTOCOL, diagram_text, state_svg
-from .html import Safe, badge, plain, pre, tag, wrap
+from .diagram import PROTOCOL, diagram_block, diagram_text
+from .html import badge, plain, pre, tag, wrap
 
 __all__ = ["log_of", "is_log", "log_state", "log_rounds", "log_step_html", "log_step_text", "log_decision"]
 
@@ -138,7 +138,7 @@ def log_step_html(log, index, rounds=None):
     previous = log_state(log[index - 1][0]) if index > 0 else None
     parts = [tag("h3", f"Step {index + 1} of {len(log)} · round {rnd} · ", tag("code", state),
                  f" · the {plain(role)} speaks")]
-    parts.append(Safe(state_svg(state, previous, PROTOCOL)))
+    parts.append(diagram_block(state, previous, PROTOCOL))
     if role == "coder":
         fb = _feedback(log, index)
         parts.append(tag("p", tag("b", "Feedback it was given: "),

@@ -156,7 +156,7 @@ def report_html(report):
             word, kind = RESULT.get(_attr(c, "passed"), ("?", "muted"))
             detail = plain(_attr(c, "detail") or "")
             rows.append([badge(word, kind), tag("b", plain(_attr(c, "name"))), inline(plain(_attr(c, "requirement"))),
-                         clip(detail, 400, count=True) if _attr(c, "passed") is False else ""])
+                         inline(clip(detail, 400, count=True)) if _attr(c, "passed") is False else ""])
             classes.append("at-row-bad" if _attr(c, "passed") is False else None)
         parts.append(table(["result", "check", "requirement", "what went wrong"], rows, classes,
                            aria_label="checks"))

@@ -8,9 +8,9 @@ The pieces of a step live in their own modules (:mod:`.trace`, :mod:`.diff`,
 :mod:`.tests_table`, :mod:`.view`, :mod:`.event`); import them from there.
 """
 
-from .diagram import SUPERVISOR, diagram_text, state_svg
+from .diagram import SUPERVISOR, diagram_block, diagram_text
 from .event import event_html, event_text, event_title
-from .html import Safe, plain, tag, wrap
+from .html import plain, tag, wrap
 from .trace import field, trace_of
 
 __all__ = ["step_header", "step_html", "step_text"]
@@ -35,15 +35,19 @@ def step_header(event, index, n):
                tag("code", plain(field(event, "state"))), f" · {event_title(event)}")
 
 
-def step_html(run, index):
-    """Step ``index`` of a run (or trace) as HTML: header, state diagram, then the event."""
+def step_html(run, index, machine=SUPERVISOR):
+    """Step ``index`` of a run (or trace) as HTML: header, state diagram, then the event.
+
+    ``machine`` is the diagram drawn: the stepper passes the supervisor's machine
+    without ``FAULT`` for a run that has no injected fault (faults come in part 4).
+    """
     trace = trace_of(run)
     if len(trace) == 0:
         return wrap(tag("p", "This trace is empty: there is nothing to step through."))
     index, event, previous, n = _around(trace, index)
     state = field(event, "state")
     return wrap(step_header(event, index, n),
-                Safe(state_svg(state, previous, SUPERVISOR)),
+                diagram_block(state, previous, machine),
                 event_html(event), label=f"step {index + 1} of {n}")
 
 

@@ -1,4 +1,4 @@
-"""Widgets (ipywidgets 8): step through a run, compare two runs, quizzes, reports, progress.
+"""Widgets (ipywidgets 8): step through a run, compare runs, quizzes, hints, predictions, reports, progress.
 
 This package only wires controls to the pure renderers in
 :mod:`agent_team.render`. Every widget keeps its state in plain Python and
@@ -19,8 +19,11 @@ controls off everywhere.
 
 from .base import WIDGET_MIME, Rich, ipw, show, show_table  # noqa: F401 -- ipw is the switch described above
 from .compare import CompareRuns
+from .hints import Hints
+from .predict import Predict
 from .progress import Progress, show_report
 from .quiz import Quiz
 from .stepper import RoundStepper
 
-__all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "show_report", "show", "show_table", "Rich"]
+__all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "Hints", "Predict", "show_report", "show",
+           "show_table", "Rich"]

@@ -13,7 +13,8 @@ try:  # the pure engine never needs this; only the controls do
 except Exception:  # noqa: BLE001 -- no ipywidgets (or a broken one): text and HTML only
     ipw = None
 
-__all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_index", "WIDGET_MIME", "ipw"]
+__all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_index", "WIDGET_MIME", "ipw",
+           "ROW_LAYOUT"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -91,11 +92,16 @@ class Base:
     __str__ = __repr__
 
 
+def ROW_LAYOUT():  # noqa: N802 -- a fresh Layout each call: ipywidgets layouts cannot be shared safely
+    """A row of controls that stays one row from 800 px up (even beside the file browser): no wrapping."""
+    return controls().Layout(flex_flow="row nowrap", align_items="center", width="100%", max_width="760px")
+
+
 def button(description, tooltip, handler, icon=""):
     """An ipywidgets button that calls ``handler()`` (only called when there are controls)."""
     ipw = controls()
     control = ipw.Button(description=description, tooltip=tooltip, icon=icon,
-                         layout=ipw.Layout(width="auto"))
+                         layout=ipw.Layout(width="auto", flex="0 0 auto"))
     control.on_click(lambda _b: handler())
     return control
 

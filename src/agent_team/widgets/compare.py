@@ -2,7 +2,7 @@
 
 from ..render.compare import Alignment, compare_overview_html, compare_round_html, compare_text
 from ..render.html import tag, wrap
-from .base import Base, button, controls
+from .base import ROW_LAYOUT, Base, button, controls
 
 __all__ = ["CompareRuns"]
 
@@ -12,7 +12,7 @@ class CompareRuns(Base):
 
     ``.round`` is the round shown in full below the overview (the first
     divergent one to begin with); ``.go(round)``, ``.next()`` and
-    ``.previous()`` move like the slider; ``.divergence`` is
+    ``.previous()`` move like the round list; ``.divergence`` is
     ``{"round", "a", "b"}`` (trace indexes) or None when the runs agree.
     """
 
@@ -28,15 +28,15 @@ class CompareRuns(Base):
         self._syncing = False
         ipw = controls()
         if ipw is not None:
-            self._slider = ipw.SelectionSlider(options=[(str(r), r) for r in self.rounds], value=self._round,
-                                               description="round", continuous_update=True,
-                                               layout=ipw.Layout(width="min(60%, 420px)"))
+            # A labelled drop-down, not a slider: its name is read out, and it fits a narrow notebook.
+            self._slider = ipw.Dropdown(options=[(str(r), r) for r in self.rounds], value=self._round,
+                                        description="round", style={"description_width": "initial"},
+                                        layout=ipw.Layout(width="auto", flex="0 0 auto"))
             self._slider.observe(self._on_value, names="value")
             self._prev_button = button("previous", "Show the previous round", self.previous, "step-backward")
             self._next_button = button("next", "Show the next round", self.next, "step-forward")
             self._view = ipw.HTML(value="")
-            row = ipw.HBox([self._prev_button, self._slider, self._next_button],
-                           layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+            row = ipw.HBox([self._prev_button, self._slider, self._next_button], layout=ROW_LAYOUT())
             self.widget = ipw.VBox([row, self._view])
         self.go(self._round)
 

@@ -23,13 +23,15 @@ class Progress(Base):
         if ipw is not None:
             self._view = ipw.HTML(value="")
             self._refresh_button = button("refresh", "Read the progress file again", self.refresh, "refresh")
-            self.widget = ipw.VBox([self._view, self._refresh_button])
+            # In an HBox the button keeps its own width; a VBox would stretch it across the output.
+            self.widget = ipw.VBox([self._view, ipw.HBox([self._refresh_button])])
             self.widget.children += (DownloadWork().widget,)  # "download my work" (widgets/download.py)
         self.refresh()
 
     def refresh(self):
         self.parts = progress.status(self.file)
-        self._html = progress_html(self.parts)
+        self.hints, self.predictions = progress.hints(self.file), progress.predictions(self.file)
+        self._html = progress_html(self.parts, self.hints, self.predictions)
         if self.widget is not None:
             self._view.value = self._html
         return self
@@ -40,4 +42,4 @@ class Progress(Base):
 
     @property
     def text(self):
-        return progress_text(self.parts)
+        return progress_text(self.parts, self.hints, self.predictions)

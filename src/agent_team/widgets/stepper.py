@@ -1,15 +1,16 @@
 """Step through a supervised run (or a seed-000 protocol log), one trace event at a time.
 
-Buttons, a play control and a slider move one index; every move re-renders
+Buttons and a drop-down of step numbers move one index; every move re-renders
 just that step with :func:`agent_team.render.step_html` (or the log's
 renderer), so a long run steps as fast as a short one.
 """
 
+from ..render.diagram import SUPERVISOR
 from ..render.html import tag, wrap
 from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
 from ..render.step import step_html, step_text
-from ..render.trace import trace_of
-from .base import Base, button, check_index, controls
+from ..render.trace import field, trace_of
+from .base import ROW_LAYOUT, Base, button, check_index, controls
 
 __all__ = ["RoundStepper"]
 
@@ -20,7 +21,7 @@ class RoundStepper(Base):
     ``RoundStepper(result)`` takes what :func:`agent_team.supervisor.supervise`
     returns (or its trace); ``RoundStepper.from_log(log)`` takes a protocol log
     (or run_team's ``(code, log)``). ``.next()``, ``.previous()`` and ``.go(i)``
-    move exactly like the buttons and the slider; ``.index`` is the step shown
+    move exactly like the buttons and the step list; ``.index`` is the step shown
     (0-based); ``.html`` and ``.text`` are what is shown.
     """
 
@@ -40,6 +41,9 @@ class RoundStepper(Base):
     def _setup(self, kind, items, start, interval):
         self._kind, self._items = kind, items
         self._rounds = log_rounds(items) if kind == "log" else None  # once, not per step
+        # FAULT is drawn only for runs that have one: it is explained in part 4, not before.
+        faulty = kind == "trace" and any(field(items[i], "state") == "FAULT" for i in range(len(items)))
+        self._machine = SUPERVISOR if faulty else SUPERVISOR.without("FAULT")
         self._n = len(items)
         self._index, self._html, self._syncing = 0, None, False
         if controls() is not None:
@@ -51,24 +55,23 @@ class RoundStepper(Base):
 
     # -- controls
     def _build(self, interval):
+        # Buttons with words and a labelled drop-down of step numbers: every control has a name a
+        # screen reader can say (ipywidgets' play buttons and slider handles have none), and the row
+        # fits in a 380 px notebook. ``interval`` is kept for callers; there is no autoplay.
         ipw = controls()
         last = max(self._n, 1)
         self._prev_button = button("previous", "Go to the previous step", self.previous, "step-backward")
         self._next_button = button("next", "Go to the next step", self.next, "step-forward")
-        self._play = ipw.Play(value=1, min=1, max=last, step=1, interval=interval,
-                              description="play", tooltip="Play the run step by step", show_repeat=False)
-        self._slider = ipw.IntSlider(value=1, min=1, max=last, step=1, description="step",
-                                     continuous_update=True, readout=False,
-                                     layout=ipw.Layout(width="min(60%, 420px)"))
-        self._counter = ipw.Label(value="")
+        self._slider = ipw.Dropdown(options=[(str(i), i) for i in range(1, last + 1)], value=1, description="step",
+                                    style={"description_width": "initial"},
+                                    layout=ipw.Layout(width="auto", flex="0 0 auto"))
+        self._counter = ipw.Label(value="", layout=ipw.Layout(min_width="3.5em", flex="0 0 auto"))
         self._view = ipw.HTML(value="")
-        self._play.observe(self._on_value, names="value")
         self._slider.observe(self._on_value, names="value")
-        row = ipw.HBox([self._prev_button, self._play, self._slider, self._next_button, self._counter],
-                       layout=ipw.Layout(flex_flow="row wrap", align_items="center"))
+        row = ipw.HBox([self._prev_button, self._slider, self._next_button, self._counter], layout=ROW_LAYOUT())
         self.widget = ipw.VBox([row, self._view])
         disabled = self._n < 2
-        for control in (self._prev_button, self._next_button, self._play, self._slider):
+        for control in (self._prev_button, self._next_button, self._slider):
             control.disabled = disabled
 
     def _on_value(self, change):
@@ -110,11 +113,11 @@ class RoundStepper(Base):
         elif self._kind == "log":
             self._html = log_step_html(self._items, self._index, self._rounds)
         else:
-            self._html = step_html(self._items, self._index)
+            self._html = step_html(self._items, self._index, self._machine)
         if self.widget is not None:
             self._syncing = True
             try:
-                self._slider.value = self._play.value = self._index + 1
+                self._slider.value = self._index + 1
             finally:
                 self._syncing = False
             self._prev_button.disabled = self._index == 0

@@ -1,0 +1,205 @@
+"""Graduated hints for every graded exercise: one table, keyed by exercise id.
+
+Each exercise has three hints, revealed one at a time by the hints widget:
+
+1. a **nudge**: which rule of the exercise text the usual wrong attempt forgets;
+2. an **approach**: the shape of a working solution, in words;
+3. **near code**: a skeleton with the decisive lines left as ``...``.
+
+They are written for the mistakes learners really make (the graders' mutant
+suites and a learner walkthrough): a dict shared between calls, reading
+"count" as "in a row", a keyword compared by splitting on ``:``, a fault that
+changes nothing, a rule keyed on the path instead of the role, an empty list
+treated as "all succeeded". The text is course prose: `backticks` become code.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Hint", "HINTS", "LEVELS", "hints_for"]
+
+LEVELS = ("nudge", "approach", "near code")
+
+
+@dataclass(frozen=True)
+class Hint:
+    text: str
+    code: str = ""  # a skeleton to read, never a whole solution
+
+
+HINTS = {
+    "1.1": (
+        Hint("Three things can go wrong before a case gives an answer: the source may not compile, it "
+             "may not define `fizzbuzz`, and a case may raise. Each of them is a *failed case with a "
+             "message* in the dict you return; `run_tests` itself never raises."),
+        Hint("Make a new dict inside `run_tests` on every call (a dict made once outside is shared by "
+             "every repo you test, so an old `fizzbuzz` survives into the next call). Pass that one dict "
+             "to `exec` as its globals only: with a second dict for locals, a `fizzbuzz` that calls a "
+             "helper function of its own cannot find it. Catch `Exception`, not a few chosen types, "
+             "and turn each problem into a `str` in `errors`. A result counts only if it is exactly a "
+             "`str` equal to the expected one."),
+        Hint("Fill in the `...`:",
+             "def run_tests(repo):\n"
+             "    namespace = {}                      # new on every call\n"
+             "    try:\n"
+             "        exec(repo.get(SRC_PATH, \"\"), namespace)\n"
+             "        fizzbuzz = namespace[\"fizzbuzz\"]\n"
+             "    except Exception as err:            # no compile, no fizzbuzz: every case fails\n"
+             "        return {\"ok\": False, \"passed\": 0, \"failed\": ..., \"errors\": [...]}\n"
+             "    errors, passed = [], 0\n"
+             "    for n, expected in CASES:\n"
+             "        try:\n"
+             "            got = fizzbuzz(n)\n"
+             "        except Exception as err:\n"
+             "            errors.append(f\"fizzbuzz({n}) raised {type(err).__name__}: {err}\")\n"
+             "            continue\n"
+             "        ...                             # exactly a str, and equal: passed; else a message\n"
+             "    return {\"ok\": not errors, \"passed\": passed, \"failed\": ..., \"errors\": errors}"),
+    ),
+    "2.1": (
+        Hint("The limit is about how many times the reviewer has asked *in total*, not in a row and not in "
+             "the last few rounds: an approval in between does not reset it. And green tests are "
+             "approved whatever the count says."),
+        Hint("Read `view[\"last_tests\"]` first: green means approve. Otherwise the notes are the first "
+             "test error (or a short sentence when there is no test report yet). Count "
+             "`\"request_changes\"` over the *whole* `view[\"past_verdicts\"]` list with `.count(...)`; "
+             "when that count is already `NITS_LIMIT` or more, the message is `\"escalate\"`, and the "
+             "verdict is still `request_changes` with the same notes."),
+        Hint("Fill in the `...`:",
+             "def nits_reviewer(goal, view):\n"
+             "    last = view.get(\"last_tests\")\n"
+             "    if last and last.get(\"ok\"):\n"
+             "        return output(\"reviewer\", \"green\", [review_patch(\"approve\", ...)], ...)\n"
+             "    notes = last[\"errors\"][0] if last and last.get(\"errors\") else \"no test results yet\"\n"
+             "    asked = ...                          # every request_changes so far, not a streak\n"
+             "    message = \"escalate\" if ... else notes\n"
+             "    return output(\"reviewer\", \"red tests\", [review_patch(\"request_changes\", notes)], message)"),
+    ),
+    "3.1": (
+        Hint("Compare your calls with the worked example's, line by line. The usual slips: the coder is "
+             "not given the *latest* feedback with its `review: ` or `test: ` prefix, or a reply is "
+             "matched too strictly or too loosely (`APPROVED` and `PASS: 4/4` start with the keyword; "
+             "`LGTM` does not)."),
+        Hint("Call the planner once. Then loop `max_rounds` times (zero rounds: no coder call at all): "
+             "coder, then reviewer on *every* code, even empty or repeated code (no caching, no "
+             "early stop when the code repeats). A review that does not start with `APPROVE` becomes "
+             "the feedback and the round ends. Only approved code goes to the tester; a result that "
+             "starts with `PASS` returns the code, any other result becomes the feedback. Use "
+             "`str.startswith`, not `split(\":\")`, and no round limit of your own."),
+        Hint("Fill in the `...`:",
+             "plan = planner(task)\n"
+             "log = [(\"planner\", plan)]\n"
+             "feedback = \"\"\n"
+             "for _ in range(max_rounds):\n"
+             "    code = coder(task, plan, feedback)\n"
+             "    log.append((\"coder\", code))\n"
+             "    review = reviewer(code)\n"
+             "    log.append((\"reviewer\", review))\n"
+             "    if not review.startswith(\"APPROVE\"):\n"
+             "        feedback = ...\n"
+             "        continue\n"
+             "    ...                                  # tester, log it, PASS returns (code, log)\n"
+             "return None, log"),
+    ),
+    "4.1": (
+        Hint("A row injects a fault only if the run it makes is *different* from the healthy team's run. "
+             "Naming a role in the dict is not enough: `{\"coder\": None}` or the healthy coder under "
+             "the key `coder` runs exactly the healthy trace."),
+        Hint("Begin with part 3's two healthy rows. For each fault row, take a policy from "
+             "`agent_team.faults` (or write one) that behaves differently, pass it under its role's "
+             "keyword (`coder=`, `reviewer=`, `planner=`, or `tamper=` for a repo edit), keep "
+             "`max_rounds` explicit, and write the status the run must still reach. Run it once "
+             "yourself with `supervise(**kwargs).status` before you trust your expectation."),
+        Hint("Fill in the `...`:",
+             "EVAL = [\n"
+             "    (\"healthy, 1 round\", {\"max_rounds\": 1}, ...),\n"
+             "    (\"healthy, 4 rounds\", {\"max_rounds\": 4}, ...),\n"
+             "    (\"fizz-only coder\", {\"coder\": fizz_only_coder, \"max_rounds\": 4}, ...),\n"
+             "    (\"reviewer never approves\", {\"reviewer\": stubborn_reviewer, \"max_rounds\": 4}, ...),\n"
+             "]"),
+    ),
+    "4.2": (
+        Hint("The rule is about *who* writes *what*: the role must be the coder, and the content must "
+             "contain the words `exec` or `__import__`. Nothing else is refused: not other imports, not "
+             "reviewer patches, not files because of their name."),
+        Hint("Check `role == \"coder\"` first (a rule keyed on `.py` paths also refuses a planner or a "
+             "reviewer that never writes code). Then look for the words anywhere in the content, with "
+             "`in`: not only `exec(` with a bracket, since `exec (` and `e = exec` get past that. "
+             "Content that is not a string is not yours to judge (the repo refuses it). Return a "
+             "short reason string, or `None` to let the turn through."),
+        Hint("Fill in the `...`:",
+             "def no_exec(role, patch):\n"
+             "    content = patch.get(\"content\")\n"
+             "    if role == \"coder\" and isinstance(content, str):\n"
+             "        for word in (...):\n"
+             "            if ...:\n"
+             "                return f\"coder patches may not use {word}\"\n"
+             "    return None"),
+    ),
+    "5.1": (
+        Hint("An empty list is not \"everything succeeded\": nothing ran, so the gate blocks and asks a "
+             "person (`user_decision`, step `None`). And the step a proposal names is the *first in the "
+             "list* of its kind, whatever its id says."),
+        Hint("Handle the empty list first. Then walk the kinds in the order failed, cancelled, skipped; "
+             "for each kind, walk the outcomes in list order and return the first match with its action "
+             "from `ACTIONS`. Do not sort ids, take `min(...)` of them or look at only the first few "
+             "outcomes, and ignore `risk` entirely. Only when no outcome matched does the gate pass."),
+        Hint("Fill in the `...`:",
+             "def gate(outcomes):\n"
+             "    if not outcomes:\n"
+             "        return {\"passed\": False, \"action\": ..., \"step\": None}\n"
+             "    for kind in (\"failed\", \"cancelled\", \"skipped\"):\n"
+             "        for outcome in outcomes:            # list order, all of them\n"
+             "            if ...:\n"
+             "                return {\"passed\": False, \"action\": ACTIONS[kind], \"step\": ...}\n"
+             "    return {\"passed\": True, \"action\": None, \"step\": None}"),
+    ),
+    "6.1": (
+        Hint("A fault must *change what happens*: a policy that wraps the healthy one and passes its output "
+             "through unchanged runs exactly the healthy trace, and the grader refuses it. And part 4's "
+             "ten faults do not count: write the misbehaving policy or hook yourself."),
+        Hint("Pick one role and make it break one rule (write a file outside its allowlist, send an empty "
+             "file, leave no verdict). Run `supervise(**kwargs)` with it and read the trace before you "
+             "decide `expect`. Then write `evidence` as a search for the one event that shows the fault "
+             "being caught, and check it returns `None` on `supervise()`."),
+        Hint("Fill in the `...`:",
+             "def my_reviewer(goal, view):\n"
+             "    out = fake_reviewer(goal, view)\n"
+             "    return {**out, \"patches\": out[\"patches\"] + [...]}   # something it may not write\n"
+             "\n"
+             "def my_evidence(run):\n"
+             "    for e in run.trace:\n"
+             "        if e[\"type\"] == \"turn\" and e[\"role\"] == ... and not e[\"applied\"]:\n"
+             "            return f\"round {e['round']}: {e['error']}\"\n"
+             "    return None\n"
+             "\n"
+             "MY_FAULT = {\"name\": ..., \"kwargs\": {\"reviewer\": my_reviewer, \"max_rounds\": 4},\n"
+             "            \"expect\": ..., \"evidence\": my_evidence}"),
+    ),
+    "6.2": (
+        Hint("Four outcomes, always, in the order plan, code, tests, review, even for a run of 0 rounds: "
+             "a step that never happened is `skipped`, not missing. Only the *last* test run and the "
+             "*last* review count, as in the gate."),
+        Hint("Collect the coder's and the reviewer's turns and the test runs from `run.trace`. The plan "
+             "succeeded when the plan file is not empty; the code when some coder turn landed; the tests "
+             "when the last test run is green; the review when the last reviewer turn left a verdict. "
+             "The risk of every step is `write`, except the tests', which `execute`."),
+        Hint("Fill in the `...`:",
+             "def run_outcomes(run):\n"
+             "    tests = [e[\"tests\"] for e in run.trace if e[\"type\"] == \"tests\"]\n"
+             "    def outcome(step, risk, done, never=False):\n"
+             "        status = \"skipped\" if never else \"success\" if done else \"failed\"\n"
+             "        return {\"step\": step, \"risk\": risk, \"status\": status}\n"
+             "    return [outcome(\"plan\", \"write\", ...),\n"
+             "            outcome(\"code\", \"write\", ..., never=...),\n"
+             "            outcome(\"tests\", \"execute\", bool(tests) and tests[-1][\"ok\"], never=not tests),\n"
+             "            outcome(\"review\", \"write\", ..., never=...)]"),
+    ),
+}
+
+
+def hints_for(exercise_id):
+    """The hints of one exercise, in the order they are revealed, or a clear error."""
+    key = str(exercise_id)
+    if key not in HINTS:
+        raise KeyError(f"no hints for exercise {key!r}; the exercises with hints are {', '.join(HINTS)}")
+    return HINTS[key]

@@ -1,0 +1,87 @@
+"""Graduated hints: one table for every graded exercise, a pure renderer, a widget that records reveals."""
+
+import pytest
+
+from agent_team import course, progress
+from agent_team import widgets as W
+from agent_team.hints import HINTS, LEVELS, hints_for
+from agent_team.render.hints import hints_html, hints_text
+
+
+def test_every_graded_exercise_has_at_least_three_hints_in_the_one_table():
+    assert set(HINTS) == set(course.exercise_ids())
+    for ex_id, hints in HINTS.items():
+        assert len(hints) >= len(LEVELS) == 3, ex_id
+        assert all(h.text.strip() for h in hints), ex_id
+        assert hints[-1].code.strip(), f"{ex_id}: the last hint is near code"
+        assert "..." in hints[-1].code, f"{ex_id}: near code leaves the decisive lines open"
+
+
+def test_hints_target_the_mistakes_learners_make():
+    # One known wrong attempt per exercise (issue 10's list) is named by a hint.
+    said = {ex: " ".join(h.text + h.code for h in hints) for ex, hints in HINTS.items()}
+    assert "new dict" in said["1.1"] and "second dict for locals" in said["1.1"]
+    assert "in a row" in said["2.1"] and "whole" in said["2.1"]
+    assert "startswith" in said["3.1"] and "split" in said["3.1"]
+    assert "healthy trace" in said["4.1"]
+    assert "role" in said["4.2"] and ".py" in said["4.2"]
+    assert "empty list" in said["5.1"] and "min(" in said["5.1"]
+    # The 5.1 hints never say that nothing to do means passed (the empty-list bug).
+    assert "None: passed" not in said["5.1"]
+
+
+def test_unknown_exercise_is_a_clear_error():
+    with pytest.raises(KeyError, match="exercises with hints are 1.1"):
+        hints_for("9.9")
+
+
+def test_renderer_shows_only_the_revealed_hints_and_escapes():
+    hints = hints_for("3.1")
+    none = hints_html("3.1", hints, 0)
+    assert "0 of 3 shown" in none and hints[0].text[:30] not in none
+    one = hints_html("3.1", hints, 1)
+    assert "Hint 1 of 3 (nudge)" in one and "<code>APPROVED</code>" in one and "Hint 2" not in one
+    three = hints_html("3.1", hints, 3)
+    assert "Hint 3 of 3 (near code)" in three and "<pre" in three and "last hint" in three
+    assert "&quot;APPROVE&quot;" in three  # code is escaped
+    text = hints_text("3.1", hints, 2)
+    assert "Hint 2 of 3 (approach)" in text and ".reveal()" in text and "Hint 3" not in text
+
+
+def test_widget_reveals_one_at_a_time_and_records_each(tmp_path):
+    file = str(tmp_path / "p.json")
+    h = W.Hints("4.2", file=file)
+    assert h.revealed == 0 and progress.hints(file) == {}
+    assert h.reveal() == 1 and progress.hints(file) == {"4.2": 1}
+    h._button.click()
+    assert h.revealed == 2 and "Hint 2 of 3" in h._view.value and progress.hints(file) == {"4.2": 2}
+    h.reveal(), h.reveal()
+    assert h.revealed == 3 and h._button.disabled and progress.hints(file) == {"4.2": 3}
+    again = W.Hints("4.2", file=file)  # a learner coming back sees what they had revealed
+    assert again.revealed == 3
+    assert "3 hints seen" in W.Progress(file).html and "(3 hints seen)" in W.Progress(file).text
+
+
+def test_text_fallback_without_ipywidgets(tmp_path, monkeypatch):
+    monkeypatch.setattr(W, "ipw", None)
+    h = W.Hints("5.1", file=str(tmp_path / "p.json"))
+    assert h.widget is None and "0 of 3 shown" in str(h)
+    h.reveal()
+    assert "Hint 1 of 3 (nudge)" in str(h) and "empty list" in str(h)
+    bundle = h._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+
+
+def test_progress_keeps_hints_predictions_and_exercises_side_by_side(tmp_path):
+    file = str(tmp_path / "p.json")
+    progress.record_hint("1.1", 2, file)
+    progress.record("1.1", True, file)
+    progress.record_hint("1.1", 1, file)  # never goes down
+    progress.record_prediction("fault: x", "budget / the oracle", "budget / the oracle", file)
+    assert progress.hints(file) == {"1.1": 2}
+    assert progress.load(file)["1.1"]["passed"] is True
+    assert progress.predictions(file) == {"fault: x": {"predicted": "budget / the oracle",
+                                                       "actual": "budget / the oracle", "right": True}}
+    (tmp_path / "p.json").write_text('{"hints": [1], "predictions": "x", "exercises": {}}')
+    assert progress.hints(file) == {} and progress.predictions(file) == {}
+    assert progress.record_hint("2.1", 1, file) is True and progress.hints(file) == {"2.1": 1}
