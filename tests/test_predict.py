@@ -4,29 +4,22 @@ import pytest
 
 from agent_team import progress
 from agent_team import widgets as W
-from agent_team.faults import FAULTS, run_fault
-from agent_team.predict import FAULT_QUESTIONS, LAYERS, caught_by, fault_answers
+from agent_team.faults import FAULTS, layers_seen, run_fault
+from agent_team.predict import FAULT_QUESTIONS, LAYERS, fault_answers, layer_words
 from agent_team.render.predict import outcome_text, predict_html
-from agent_team.supervisor import supervise
-
-# What part 4's prose says about each fault; the traces must agree.
-SAID = {"fizz-only coder": "only the budget", "planner writes code": "the allowlist",
-        "coder edits tests": "the allowlist", "plan wiped": "the supervisor's rules",
-        "reviewer never approves": "the supervisor's rules", "coder crashes": "the supervisor's rules",
-        "reviewer returns garbage": "the supervisor's rules", "coder uses __import__": "the oracle",
-        "code loops forever": "the oracle", "result lies about equality": "the oracle"}
-
 
 @pytest.mark.parametrize("name", list(FAULTS))
-def test_each_fault_is_caught_by_the_layer_the_course_names(name):
+def test_each_fault_is_stopped_by_the_layer_its_row_names_and_the_trace_shows_it(name):
     run = run_fault(name)
-    assert caught_by(run) == SAID[name]
-    (status, layer), why = fault_answers(run)
-    assert status == FAULTS[name].expect and layer in LAYERS and run.stop_reason in why
+    (status, layer), why = fault_answers(run, name)
+    assert status == FAULTS[name].expect and layer == layer_words(FAULTS[name].layer) and run.stop_reason in why
+    assert FAULTS[name].layer in layers_seen(run)
 
 
-def test_a_healthy_run_is_caught_by_nothing_but_its_budget():
-    assert caught_by(supervise(max_rounds=1)) == "only the budget"
+def test_every_layer_has_words_and_a_misspelt_one_is_named():
+    assert len(LAYERS) == len(set(LAYERS)) == 4
+    with pytest.raises(KeyError, match="the layers are allowlist"):
+        layer_words("firewall")
 
 
 def test_predict_before_reveal_after_records_and_locks(tmp_path):

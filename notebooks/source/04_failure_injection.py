@@ -465,23 +465,62 @@ guess.reveal(run)
 # %% [markdown]
 # ## Faults 11–13 — the plan ignored, a stale file, a role that runs the tests itself
 #
-# **Fault 11: the coder ignores the plan.** The plan says "check 15 first"; this coder never reads
-# it and checks 3 first. No engine rule enforces a plan, so the turn lands; the oracle catches the
-# one case the plan was about. **Fault 12: the tests would run against a stale file.** The coder
-# fixes a private copy and *says* the fix is in, but sends no patch: the file in the repo is still
-# the stub. The oracle tests the one shared repo right after the coder's turn, never a role's copy
-# or its word. **Fault 13: a role runs the tests itself.** The coder calls the oracle on a copy
-# holding the full solution, offers that green result as evidence, and ships the Fizz-only cut.
-# Only the supervisor's own test run counts. Expected: `budget` for all three.
+# Three faults where a role's *word* and the repo part ways. Before each one runs, predict again.
 
 # %%
-for name in ("coder ignores the plan", "tests run against stale files", "coder runs the tests itself"):
-    run = RUNS[name] = run_fault(name)
-    print(f"{name}: the coder said {turns(run, 'coder')[-1]['message']!r}")
-    print(f"  the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
-    assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
-assert "fizzbuzz(15)" in oracle_errors(RUNS["coder ignores the plan"])[0]
+guess = Predict.fault("coder ignores the plan")
+guess
+
+# %% [markdown]
+# **Fault 11: the coder ignores the plan.** The plan says "check 15 first"; this coder never reads
+# it and checks 3 first. No engine rule enforces a plan, so the turn lands; the oracle catches the
+# one case the plan was about. Expected: `budget`.
+
+# %%
+run = RUNS["coder ignores the plan"] = run_fault("coder ignores the plan")
+print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
+print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+assert run.status == "budget" and "fizzbuzz(15)" in oracle_errors(run)[0]
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("tests run against stale files")
+guess
+
+# %% [markdown]
+# **Fault 12: the tests would run against a stale file.** The coder fixes a private copy and *says*
+# the fix is in, but sends no patch: the file in the repo is still the stub. The oracle tests the
+# one shared repo right after the coder's turn, never a role's copy or its word. Expected: `budget`.
+
+# %%
+run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
+print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
+print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
+
+# %%
+guess.reveal(run)
+
+# %%
+guess = Predict.fault("coder runs the tests itself")
+guess
+
+# %% [markdown]
+# **Fault 13: a role runs the tests itself.** The coder calls the oracle on a copy holding the full
+# solution, offers that green result as evidence, and ships the Fizz-only cut. Only the
+# supervisor's own test run counts. Expected: `budget`.
+
+# %%
+run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
+print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
+print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
 assert "tests" not in turns(run, "coder")[0]  # its own test report never reaches the trace
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # ## All the faults in one table

@@ -166,21 +166,21 @@ from agent_team.widgets import Quiz
 Quiz(
     "Your evidence function returns 'caught!' for every run it is given. Your fault really works and "
     "the status is right. Why does the grader still fail the eval?",
-    ["Because 'caught!' is too short a message",
+    ["Because 'caught!' is too short: the grader wants the round and the refused path in the message",
+     "Because evidence functions must return None on the faulty run and a message on the healthy one",
+     "Because the grader compares your message, word for word, with the one its own reference writes",
      "Because it finds evidence in a healthy run too, so the eval would pass even if the fault were "
-     "never caught",
-     "Because evidence functions must return None",
-     "Because the grader compares your message with its own"],
-    answer=1,
+     "never caught"],
+    answer=3,
     explanation="An eval is only worth something if it can fail. Evidence that shows up in every run "
                 "says nothing about yours; it must point at an event only your fault causes.",
     explanations=[
         "Length has nothing to do with it; a short message that names the event is fine.",
-        None,
-        "None is the answer for a run with no evidence, such as the healthy one. On your faulty run it "
-        "must return the evidence.",
+        "It is the other way round: None is the answer for a run with no evidence, such as the healthy "
+        "one. On your faulty run it must return the evidence.",
         "The grader never compares wording. It checks that your function finds something in your run "
         "and nothing in a healthy one.",
+        None,
     ],
 )
 
@@ -295,19 +295,19 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # %% tags=["quiz"]
 Quiz(
     "The greedy planner's run passes its tests, and the gate blocks it. What is the right reading?",
-    ["The gate is wrong: passing tests are the only success signal",
-     "The code is correct, but the team's work is incomplete: no plan was ever written, so the run "
+    ["The code is correct, but the team's work is incomplete: no plan was ever written, so the run "
      "cannot count as a complete success",
-     "The coder cheated, so the tests should have failed",
-     "The supervisor should have stopped the run when the planner was refused"],
-    answer=1,
+     "The gate is wrong here: passing tests are the course's only success signal, so it must pass",
+     "The coder cheated somewhere along the way, so the tests should have failed in the first place",
+     "The supervisor should have stopped the whole run the moment the planner's turn was refused"],
+    answer=0,
     explanation="The two answer different questions. The oracle says the code works; the gate says "
                 "whether every step of the work was done. A blocked run is one to look at, not one to "
                 "throw away: its proposal says which step to retry.",
     explanations=[
+        None,
         "The oracle is still the only signal that the *code* works, and the gate never turns red tests "
         "green. It only refuses to call incomplete work a success.",
-        None,
         "The coder did nothing wrong: its patches were legal and correct. The planner's turns were the "
         "ones refused.",
         "Stopping on a refused planner turn would end runs that can still succeed (the coder does not "

@@ -291,21 +291,21 @@ from agent_team.widgets import Quiz
 Quiz(
     "You move the course's team into a framework whose built-in stop rule ends the run when a "
     "message contains TERMINATE. What keeps the course's guarantee that only evidence ends a run?",
-    ["Nothing more is needed: the coder will only write TERMINATE when the code works",
+    ["Nothing more is needed: the coder only ever writes TERMINATE once it believes the code works",
+     "A second model that reads the conversation and has to confirm each TERMINATE before it counts",
      "A stop rule of your own that runs the tests on the current code, with the test file kept "
      "out of every agent's tools, plus a cap on coder turns",
-     "Asking a second model to confirm each TERMINATE",
-     "Raising the message limit so the team has more time"],
-    answer=1,
+     "A much higher message limit, so that the team always has enough time to get the code right"],
+    answer=2,
     explanation="The guarantee comes from what decides the stop: a test run no agent can edit, and a "
                 "budget. The framework gives you the hook (a termination condition, a routing function, "
                 "a guardrail); what you hang on it is the design.",
     explanations=[
         "That trusts the coder's own claim, exactly what part 1 ruled out: a thought or a message "
         "is recorded, never obeyed.",
-        None,
         "A second model's confirmation is another claim. It may catch mistakes, but it is not a test "
         "run, and it can be wrong in the same way.",
+        None,
         "More messages only lets a wrong team run longer. A limit is a budget, not a success signal.",
     ],
 )

@@ -3,14 +3,20 @@
 A prediction is a few questions, each with a fixed set of answers. After the
 run, the real answers come from the run itself (never typed in by hand), so
 the explanation a learner reads after a wrong guess is always about the run
-they just watched. For part 4's faults, :func:`fault_answers` reads a run's
-trace and says how it ended and which layer of the team caught the fault.
+they just watched. For part 4's faults, :func:`fault_answers` says how the run
+ended and which layer of the team stopped the fault (the faults table's row,
+which a test checks against the trace).
 """
 
-__all__ = ["LAYERS", "FAULT_QUESTIONS", "caught_by", "fault_answers"]
+from . import faults
 
-# The layers of the team, in the order a turn meets them. The names are the course's words.
-LAYERS = ("the allowlist", "the supervisor's rules", "the oracle", "only the budget")
+__all__ = ["LAYERS", "FAULT_QUESTIONS", "layer_words", "fault_answers"]
+
+# The layers of the team as the learner reads them, one per layer of the faults table
+# (faults.LAYERS), in the order a turn meets them.
+_WORDS = {"allowlist": "the allowlist", "supervisor": "the supervisor's rules", "oracle": "the oracle",
+          "budget": "only the budget"}
+LAYERS = tuple(_WORDS[layer] for layer in faults.LAYERS)
 
 FAULT_QUESTIONS = (
     ("How does the run end?", ("pass", "budget")),
@@ -21,37 +27,25 @@ _WHY = {
     "the allowlist": "a patch to a path outside the role's allowlist was refused, whole turn and all",
     "the supervisor's rules": "the supervisor's own rules handled it: a refused output, a skipped turn, "
                               "a re-plan after the plan was emptied, or an overridden review on green tests",
-    "the oracle": "the code landed, but the oracle refused to run it or stopped it, so no case passed",
-    "only the budget": "every turn was legal and nothing was refused; the tests simply stayed red "
-                       "until the rounds ran out",
+    "the oracle": "the code landed, but the oracle, which tests the shared repo itself, refused it, stopped "
+                  "it or failed it, whatever a role claimed",
+    "only the budget": "every turn was legal and nothing was refused or claimed; the code was simply wrong, "
+                       "and the tests stayed red until the rounds ran out",
 }
 
-# Words the oracle uses when it refuses to run code or stops a case (oracle.py, sandbox/).
-_SANDBOX = ("is not allowed", "was stopped")
+
+def layer_words(layer):
+    """The learner's words for a layer of the faults table (``"oracle"`` -> ``"the oracle"``)."""
+    if layer not in _WORDS:
+        raise KeyError(f"{layer!r} is not a layer; the layers are {', '.join(faults.LAYERS)}")
+    return _WORDS[layer]
 
 
-def _events(run):
-    return run.trace if hasattr(run, "trace") else run["trace"]
-
-
-def caught_by(run):
-    """Which layer caught a fault in this run, read from its trace: one of :data:`LAYERS`."""
-    events = _events(run)
-    turns = [e for e in events if e.get("type") == "turn"]
-    if any(not e.get("applied") and "may not write" in str(e.get("error") or "") for e in turns):
-        return "the allowlist"
-    if (any(e.get("type") == "tamper" and e.get("changes") for e in events)
-            or any(e.get("override") or e.get("error") for e in turns)):
-        return "the supervisor's rules"
-    errors = [err for e in events if e.get("type") == "tests" for err in e["tests"]["errors"]]
-    if any(word in str(err) for err in errors for word in _SANDBOX):
-        return "the oracle"
-    return "only the budget"
-
-
-def fault_answers(run):
-    """``(answers, why)`` for :data:`FAULT_QUESTIONS`: the run's status and layer, and why in words."""
-    layer = caught_by(run)
+def fault_answers(run, name):
+    """``(answers, why)`` for :data:`FAULT_QUESTIONS` after a run of fault ``name``: the status the run
+    reached, the layer the faults table names (a test checks the trace shows that layer at work),
+    and why in words."""
+    layer = layer_words(faults.FAULTS[name].layer)
     status = run.status if hasattr(run, "status") else run["status"]
     return (status, layer), f"{layer}: {_WHY[layer]}. The run's stop reason: {_stop_reason(run)}."
 

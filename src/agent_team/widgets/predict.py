@@ -52,7 +52,7 @@ class Predict(Base):
             raise KeyError(f"no fault named {name!r}; choose one of: {', '.join(FAULTS)}")
         number = list(FAULTS).index(name) + 1
         return cls(f"fault: {name}", f"fault {number}, {name}: {FAULTS[name].what}", FAULT_QUESTIONS,
-                   answers_from=fault_answers, file=file)
+                   answers_from=lambda run: fault_answers(run, name), file=file)
 
     def _on_pick(self, i, change):
         if change["new"] is not None and self.actual is None:
