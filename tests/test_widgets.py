@@ -33,7 +33,7 @@ def test_stepper_starts_at_the_first_step_and_shows_it():
     trace = make_trace(2)
     s = W.RoundStepper(Result(trace))
     assert s.index == 0 and s.steps == len(trace) == len(s)
-    assert s.html == step_html(trace, 0, NO_FAULT) == s._view.value == s.value
+    assert s.html == step_html(trace, 0, NO_FAULT) == s._view.value
     assert s._slider.value == 1 and s._slider.description == "step"
     assert s._prev_button.disabled and not s._next_button.disabled
     assert s._counter.value == f"1 / {len(trace)}"
