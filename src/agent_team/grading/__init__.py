@@ -1,9 +1,12 @@
-"""Graders: each takes the learner's code and returns a :class:`Report`, never raising."""
+"""Graders: each takes the learner's code and returns a :class:`Report`, never raising or hanging.
 
-from .core import Check, Divergence, Report
+:func:`try_it` calls a learner's function from a course cell under the same limits.
+"""
+
+from .core import Check, Divergence, Report, try_it
 from .exercises import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
 from .gate import check_gate
 from .run_team import check_run_team
 
 __all__ = ["Check", "Divergence", "Report", "check_fault_eval", "check_gate", "check_hardening",
-           "check_nits_reviewer", "check_run_team", "check_run_tests"]
+           "check_nits_reviewer", "check_run_team", "check_run_tests", "try_it"]

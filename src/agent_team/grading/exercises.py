@@ -7,7 +7,7 @@ per requirement, learner code called only through ``call_learner``.
 from ..policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, BadOutput, check_output, read_verdict
 from ..repo import REVIEW_PATH, SRC_PATH, initial_repo
 from ..limits import describe_error
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 
 # -- Exercise 1.1: a run_tests of your own -------------------------------------------------
 
@@ -24,6 +24,7 @@ RUN_TESTS_SOURCES = (
 )
 
 
+@grading_run
 def check_run_tests(fn):
     """Grade a learner's ``run_tests(repo)`` on sources with known results."""
     report = Report("Exercise 1.1: run_tests", exercise="1.1",
@@ -84,6 +85,7 @@ NITS_CASES = (
 )
 
 
+@grading_run
 def check_nits_reviewer(fn):
     """Grade a reviewer policy with a nits counter (escalate after 3 request_changes on red tests)."""
     report = Report("Exercise 2.1: the nits counter", exercise="2.1",
@@ -135,6 +137,7 @@ def _supervised(supervise, kwargs):
         return None, describe_error(err)
 
 
+@grading_run
 def check_fault_eval(rows):
     """Grade an eval: a list of ``(name, supervise_kwargs, expected_status)`` rows."""
     from ..supervisor import supervise
@@ -170,6 +173,7 @@ def check_fault_eval(rows):
     return report.finish()
 
 
+@grading_run
 def check_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason`` that refuses exec/__import__ from the coder."""
     from ..faults import EXEC_SOURCE

@@ -11,7 +11,7 @@ import random
 
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 
 __all__ = ["check_gate", "expected_gate", "GATE_CASES"]
 
@@ -109,6 +109,7 @@ def _grade_one(report, check, fn, name, outcomes):
     return True
 
 
+@grading_run
 def check_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate."""
     report = Report("Exercise 5.1: the reviewer gate", exercise="5.1",

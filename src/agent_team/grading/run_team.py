@@ -8,7 +8,7 @@ showed the coder stale feedback along the way still fails, and says where.
 import time
 
 from ..protocol import SEED_EXAMPLE, Scenario, random_scenarios, run_team
-from .core import Report, call_learner, first_divergence, show
+from .core import Report, call_learner, first_divergence, grading_run, show
 
 TOTAL_SECONDS = 5.0
 
@@ -116,6 +116,7 @@ def _shape(report, scenario, value):
     return code, [tuple(e) for e in log]
 
 
+@grading_run
 def check_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
     report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1")
