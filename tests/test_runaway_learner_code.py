@@ -197,7 +197,7 @@ def test_try_it_says_what_to_do_for_an_untouched_stub(capsys):
     def stub(repo):
         raise NotImplementedError("Exercise: replace this line with your code")
     assert try_it(stub, {}, what="your run_tests") is None
-    assert "your run_tests is not written yet: replace the `raise NotImplementedError`" in capsys.readouterr().out
+    assert "Your run_tests is not written yet: replace the `raise NotImplementedError`" in capsys.readouterr().out
 
 
 def test_try_it_names_the_error_and_never_raises(capsys):
@@ -207,7 +207,7 @@ def test_try_it_names_the_error_and_never_raises(capsys):
 
 def test_try_it_on_something_that_is_not_a_function(capsys):
     assert try_it(None, what="your run_team") is None
-    assert "your run_team is None, not a function" in capsys.readouterr().out
+    assert "Your run_team is None, not a function" in capsys.readouterr().out
 
 
 def test_try_it_passes_the_learners_own_interrupt_on():

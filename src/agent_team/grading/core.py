@@ -259,14 +259,16 @@ def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
     never hangs, never raises (except the learner's own KeyboardInterrupt).
     """
     if not callable(fn):
-        print(f"{what} is {show(fn, 60)}, not a function: run the cell that defines it first.")
+        print(f"{what[0].upper()}{what[1:]} is {show(fn, 60)}, not a function: run the cell that "
+              "defines it first.")
         return None
     call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
     if call.ok:
         return call.value
     if call.not_implemented:
-        print(f"{what} is not written yet: replace the `raise NotImplementedError` line in the "
-              "exercise cell above, then run this cell again.")
+        problem = (f"{what} is not written yet: replace the `raise NotImplementedError` line in the "
+                   "exercise cell above, then run this cell again.")
     else:
-        print(call.problem[0].upper() + call.problem[1:])
+        problem = call.problem
+    print(problem[0].upper() + problem[1:])
     return None
