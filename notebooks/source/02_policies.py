@@ -450,11 +450,13 @@ for rnd in range(1, 6):
 # %%
 from agent_team.faults import fizz_only_coder
 
-stuck = supervise(max_rounds=5, coder=fizz_only_coder, reviewer=nits_reviewer)
-for e in stuck.trace:
-    if e.get("role") == "reviewer":
-        print(f"round {e['round']}: {e['error'] or e['decision']}")
-print(stuck.status, "|", stuck.stop_reason)
+stuck = try_it(supervise, max_rounds=5, coder=fizz_only_coder, reviewer=nits_reviewer,
+              what="the team with your nits_reviewer", seconds=5)
+if stuck is not None:
+    for e in stuck.trace:
+        if e.get("role") == "reviewer":
+            print(f"round {e['round']}: {e['error'] or e['decision']}")
+    print(stuck.status, "|", stuck.stop_reason)
 
 # %% [markdown]
 # The counter's job is only to make the stuck pattern visible, instead of producing a fifth

@@ -55,7 +55,6 @@ class TimeUp(BaseException):
     """Raised inside a call that ran past its deadline."""
 
 
-
 @dataclass
 class Outcome:
     """How a limited call ended: ``kind`` is "ok", "error" or "timeout"."""
