@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agent_team.limits import Outcome, TimeUp, call_limited, describe_error
+from agent_team.limits import Outcome, TimeUp, budget, call_limited, describe_error
 
 SHORT = 0.2   # seconds given to calls that are meant to time out
 BOUND = 3.0   # generous wall-clock bound for "it came back"
@@ -384,6 +384,41 @@ def test_an_inner_call_cannot_outlive_the_outer_deadline():
         return "came back"
     out = limited(outer, seconds=SHORT)
     assert out.seconds < 0.8
+
+
+# --- budget: a deadline for our own code that calls untrusted code --------------------------------
+
+def test_calls_inside_a_budget_end_by_its_deadline_and_a_late_call_ends_the_budget():
+    kinds = []
+    start = time.perf_counter()
+    with pytest.raises(TimeUp):
+        with budget(0.3):
+            kinds.append(call_limited(loop_two_lines, seconds=5).kind)
+            call_limited(lambda: 1, seconds=5)  # started after the deadline: ends the stretch
+            kinds.append("went on")
+    assert kinds == ["timeout"] and time.perf_counter() - start < BOUND
+
+
+def test_inside_a_budget_a_function_that_hung_once_is_not_called_again():
+    calls = []
+
+    def counted():
+        calls.append(1)
+        loop_two_lines()
+
+    with budget(5):
+        first = call_limited(counted, seconds=SHORT)
+        again = call_limited(counted, seconds=SHORT)
+        other = call_limited(lambda: "fine", seconds=SHORT)
+    assert (first.kind, again.kind, other.kind, len(calls)) == ("timeout", "timeout", "ok", 1)
+    assert again.seconds == 0.0
+    assert call_limited(counted, seconds=SHORT).kind == "timeout" and len(calls) == 2  # a new budget
+
+
+def test_a_budget_does_not_trace_its_own_code():
+    before = sys.gettrace()
+    with budget(5):
+        assert sys.gettrace() is before
 
 
 # --- describe_error -----------------------------------------------------------------------------

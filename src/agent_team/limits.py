@@ -78,6 +78,7 @@ class _Watch:
         self.deadline = _clock() + seconds
         self.expired = False
         self.base = base  # the call_limited frame: re-arming never climbs above it
+        self.hung = None  # a budget's {id: function} that ran out of time once, shared by calls inside
 
     def trace(self, frame, event, arg):
         """The global hook: sees only 'call' events and gives the new frame its own hook."""
@@ -186,6 +187,9 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
     watch = _Watch(seconds, sys._getframe())
     if outer is not None:  # a nested call never outlives the call around it
         watch.deadline = min(watch.deadline, outer.deadline)
+        watch.hung = outer.hung
+        if watch.hung is not None and id(fn) in watch.hung:  # inside a budget, one hang is enough
+            return Outcome("timeout", error=TimeUp())
     start = _clock()
     first = not _saved
     if first:
@@ -209,6 +213,8 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
         outcome = Outcome("timeout" if watch.expired else "error", error=err)
     if watch.expired and outcome.kind == "ok":
         outcome.kind = "timeout"  # it returned, but only after swallowing TimeUp
+    if outcome.kind == "timeout" and watch.hung is not None:
+        watch.hung[id(fn)] = fn  # the value keeps the id from being reused
     outcome.seconds = _clock() - start
     return outcome
 
@@ -220,10 +226,13 @@ def budget(seconds):
     Not traced (our code runs at full speed): every :func:`call_limited` inside
     ends by the deadline, and one started after it raises :class:`TimeUp`,
     which ends the stretch. ``with budget(5): ...`` raises TimeUp to its
-    caller then, who turns it into a message.
+    caller then, who turns it into a message. A function that ran out of time
+    once inside the budget is not called again: later calls to it time out at
+    once (the supervisor calls a learner's policy or rule every round).
     """
     outer = _Watch.active
     watch = _Watch(seconds, None)
+    watch.hung = {}
     if outer is not None:
         watch.deadline = min(watch.deadline, outer.deadline)
     _Watch.active = watch
