@@ -280,6 +280,27 @@ def test_a_nested_call_keeps_the_limited_sleep_until_the_outermost_call_ends():
 
 
 @needs_processes
+def test_another_threads_sleep_is_not_limited():
+    """In JupyterLab the kernel has threads of its own; only the watched code's sleeps are limited."""
+    threading = importlib.import_module("threading")  # imported here: Pyodide has no threads
+    slept = []
+
+    def other():
+        start = time.perf_counter()
+        time.sleep(0.5)  # longer than the watched call may take
+        slept.append(time.perf_counter() - start)
+
+    def learner():
+        helper = threading.Thread(target=other)
+        helper.start()
+        helper.join()
+        return "joined"
+
+    limited(learner, seconds=0.3)
+    assert slept and slept[0] >= 0.45
+
+
+@needs_processes
 def test_known_limit_one_long_c_call_is_not_stopped():
     """Documented in limits.py: a single C call gives the hook no chance to run."""
     code = textwrap.dedent("""

@@ -150,10 +150,15 @@ def _jumps_to_itself(code):
 
 
 def _limited_sleep(seconds):
-    """time.sleep during a limited call: sleep no further than the deadline."""
+    """time.sleep during a limited call: sleep no further than the deadline.
+
+    Only for the watched code: another thread (a kernel's heartbeat in
+    JupyterLab) has its own trace hook, so its sleeps stay real.
+    """
     watch = _Watch.active
-    if watch is None or isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-        return _real_sleep(seconds)  # no watch, or the real sleep's own error for a bad argument
+    if watch is None or sys.gettrace() != watch.trace or isinstance(seconds, bool) \
+            or not isinstance(seconds, (int, float)) or seconds < 0:
+        return _real_sleep(seconds)  # not ours to limit, or the real sleep's own error for a bad argument
     left = watch.deadline - _clock()
     if seconds < left:
         return _real_sleep(seconds)
