@@ -4,7 +4,8 @@ The browser has no threads to watch a call from outside and no signals to
 interrupt it, so the watch happens from inside: :func:`call_limited` installs
 a ``sys.settrace`` hook that checks a deadline on every line and raises
 :class:`TimeUp` (a ``BaseException``, so ``except Exception`` cannot swallow
-it) once the time is spent.
+it) once the time is spent. :func:`budget` gives a stretch of our own code
+(a grader) one deadline for every call inside it, without tracing that code.
 
 Three sharp edges, and what this module does about each:
 
