@@ -262,7 +262,8 @@ def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
         print(f"{what[0].upper()}{what[1:]} is {show(fn, 60)}, not a function: run the cell that "
               "defines it first.")
         return None
-    call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
+    with budget(seconds):  # also: a policy the supervisor calls for fn is not called again after one hang
+        call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
     if call.ok:
         return call.value
     if call.not_implemented:
