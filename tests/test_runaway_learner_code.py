@@ -114,14 +114,23 @@ def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang
     assert not report.passed
 
 
-def test_a_row_asking_for_a_million_rounds_is_stopped_by_the_total_cap():
+def test_a_row_asking_for_a_million_rounds_fails_within_the_cap():
     rows = [("healthy, 1 round", {"max_rounds": 1}, "budget"), ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
             ("endless", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget"),
             ("endless again", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget")]
     report, seconds = timed(check_fault_eval, rows)
-    assert seconds < BOUND
+    assert not report.passed and seconds < BOUND
+
+
+def test_code_that_always_returns_but_slowly_is_stopped_by_the_total_cap():
+    def slow_gate(outcomes):
+        time.sleep(0.5)  # well inside one call's limit, far too slow for 200 cases
+        return {"passed": True, "action": None, "step": None}
+
+    report, seconds = timed(check_gate, slow_gate)
+    assert TOTAL_SECONDS - 0.5 < seconds < BOUND
     time_check = next(c for c in report.checks if c.name == "time")
-    assert time_check.passed is False and f"{TOTAL_SECONDS:g} s" in time_check.detail
+    assert time_check.passed is False and f"after {TOTAL_SECONDS:g} s" in time_check.detail
 
 
 # --- grading_run: the one mechanism every grader enters ------------------------------------------
@@ -131,7 +140,7 @@ def grade_twice(fn):
     """A small grader of our own: two checks, one call each."""
     report = Report("a test grader")
     for name in ("first", "second"):
-        check = report.check(name, "returns 1")
+        check = report.declare(name, "returns 1")
         call = call_learner(fn, what="your function")
         if not call.ok:
             check.fail(call.problem)

@@ -414,6 +414,18 @@ Quiz(
 # that does not compile, has no `fizzbuzz`, or raises on some input must come out as failed cases
 # with a message saying what went wrong: **`run_tests` itself never raises**.
 #
+# Every sentence is a check of the grader; where the sentence leaves room, the right column says
+# what we decided:
+#
+# | check | what it asks |
+# |---|---|
+# | `never raises` | any exception (anything `except Exception` catches), while loading or on a case, becomes failed cases |
+# | `report shape` | a plain `dict`; `ok` a `bool`, `passed` and `failed` `int`s, `errors` a `list` of `str` (other keys are ignored) |
+# | `one fresh dict` | a new dict on every call, so nothing is left from the source before; one dict, used as the source's globals, so a helper it defines next to `fizzbuzz` is found |
+# | `the four CASES` | `passed` counts the cases whose result equals the expected string (`1` is not `"1"`, `"Fizz "` is not `"Fizz"`); `failed` the others; a source that cannot load fails all four |
+# | `ok` | `True` exactly when all four passed |
+# | `errors explain` | no message when all four pass; at least one when any fails; every exception named by its type (`ValueError`) or its text |
+#
 # *Hint:* plain `exec` is fine here (every source the grader uses is one we wrote), so you need none
 # of the package's static checks or step budget, and no `cases` rows.
 
@@ -452,9 +464,10 @@ if tried is not None:
     print(tried)
 
 # %% [markdown]
-# The grader runs your `run_tests` on seven sources whose results are known (the stub, a correct
-# solution, a Fizz-only cut, one that crashes on 5, one that returns numbers, one that does not
-# compile, one with no `fizzbuzz`) and reports every check.
+# The grader runs your `run_tests` on sources whose results are known: the stub, a correct solution,
+# a Fizz-only cut, crashes with exceptions of many types (on a case or while loading), wrong types,
+# a syntax error, no `fizzbuzz`, a helper function, and 80 more built at random from the same parts.
+# It reports every check of the table above; the first failing one is the one to fix.
 
 # %%
 from agent_team.grading import check_run_tests

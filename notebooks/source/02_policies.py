@@ -379,9 +379,9 @@ for i, event in enumerate(run.trace):
 # > three requests on red tests. We use **3** everywhere (here, in the grader and in the package).
 # > The limit of 2 was there to make sure the tests still ran despite a nitpicking reviewer; our
 # > supervisor runs them after **every** coder turn, so that job is already done. What is left for
-# > the counter is deciding when to call a person. A healthy coder needs one request; three in a row
-# > means three reviewed attempts failed, a pattern rather than bad luck, while a slow but improving
-# > coder still has room to finish.
+# > the counter is deciding when to call a person. A healthy coder needs one request; three
+# > requests, counted over the whole run (not only in a row), mean three reviewed attempts failed, a
+# > pattern rather than bad luck, while a slow but improving coder still has room to finish.
 #
 # ## Exercise 2.1 — the nits counter
 #
@@ -389,6 +389,20 @@ for i, event in enumerate(run.trace):
 # with the first test error as the notes and as the message, except that once it has **already**
 # asked `NITS_LIMIT` times (count `"request_changes"` in `view["past_verdicts"]`; approvals do not
 # count), the message becomes `escalate` while the verdict stays `request_changes`.
+#
+# Every sentence is a check of the grader; where the sentence leaves room, the right column says
+# what we decided:
+#
+# | check | what it asks |
+# |---|---|
+# | `output schema` | the common output: role `'reviewer'`, `thought` and `message` strings, `patches` a list holding exactly one patch, a JSON verdict in `REVIEW.json` |
+# | `green: approve` | `last_tests["ok"]` is true: the verdict is `approve`, whatever came before, and the message is never `escalate` |
+# | `red: request_changes` | the verdict is `request_changes`, also when the message is `escalate` |
+# | `notes` | the notes are exactly `last_tests["errors"][0]` |
+# | `message` | below the limit the message is that same first error |
+# | `escalate at the limit` | with 3 or more earlier requests the message is exactly `escalate`; with fewer, never |
+# | `counts requests` | a **count**, not a streak: every `request_changes` in `past_verdicts` counts, wherever it stands (not only the latest ones in a row, not only the last three); approvals in between neither count nor reset it |
+# | `no test report` | no test report yet (`last_tests` is `None`) counts as red: `request_changes`, with notes and message `no test results yet` (or `escalate` at the limit) |
 #
 # *Hint:* `review_patch(verdict, notes)` builds the `REVIEW.json` patch, and `output(...)` the
 # return value.

@@ -427,10 +427,24 @@ CompareRuns(healthy, RUNS["coder edits tests"], labels=("healthy team", "coder e
 # ## Exercise 4.1 — an eval of faults
 #
 # Write `EVAL`, a list of rows `(name, kwargs, expected_status)`: `kwargs` is a dict of keyword
-# arguments for `supervise(...)`, and `expected_status` is `"pass"` or `"budget"`. Start with part
-# 3's two rows for the healthy team (`{"max_rounds": 1}` and `{"max_rounds": 4}`), then add at least
+# arguments for `supervise(...)`, and `expected_status` is `"pass"` or `"budget"`. Include part 3's
+# two rows for the healthy team (`{"max_rounds": 1}` and `{"max_rounds": 4}`), then add at least
 # two rows that inject a fault, such as `{"coder": ..., "max_rounds": 4}` with a policy from
-# `agent_team.faults` or one of your own. The grader runs every row and checks how it ends.
+# `agent_team.faults` or one of your own. The grader runs every row and checks how it ends; like the
+# notes' own eval, it also checks that a `budget` row ends on code the oracle still fails
+# (`not run_tests(result.repo)["ok"]`).
+#
+# Every sentence is a check of the grader; where the sentence leaves room, the right column says
+# what we decided:
+#
+# | check | what it asks |
+# |---|---|
+# | `rows` | `EVAL` is a `list`; each row a tuple (or list) of three: a `str` name, a `dict` whose keys are keywords `supervise` accepts (any of them; spelling out a default such as `"seconds": 2.0` is fine), and `"pass"` or `"budget"` |
+# | `row limits` | so that you never wait long for the grader: at most 16 rows, `max_rounds` at most 12, `seconds` at most 2 (the default), and the whole eval within 4 s (a policy that never returns costs `seconds` per turn: give its row a small `seconds`, e.g. `0.05`) |
+# | `healthy rows` | a row that runs the healthy team with 1 round, expecting `budget`, and one with 4 rounds, expecting `pass`; "healthy" is judged by the run (its trace is the healthy team's), not by the keys |
+# | `two faults` | at least two rows inject a fault, judged by **effect**: the run's trace (who acted, what they wrote, what landed, what the tests said, how it stopped) differs from the healthy team's with the same `max_rounds`. `{"coder": None}`, the course's own `fake_coder`, a wrapper around it, or a policy whose only change is its thought runs the healthy trace, so it is no fault |
+# | `expectations` | every row's `expected_status` is the status its run really reaches |
+# | `budget means red` | a `budget` row ends on code that still fails the oracle |
 
 # %% tags=["exercise"]
 from agent_team.faults import fizz_only_coder, stubborn_reviewer, wipe_plan
@@ -461,6 +475,17 @@ report
 # reason (a string) when the role is the coder and the patch's content contains `exec` or
 # `__import__`; return `None` otherwise. The supervisor applies it after the allowlist, through
 # `supervise(..., checks=[no_exec])`.
+#
+# Every sentence is a check of the grader; where the sentence leaves room, the right column says
+# what we decided:
+#
+# | check | what it asks |
+# |---|---|
+# | `refuses exec` | a coder patch whose content contains `exec` **as plain text, anywhere** (a plain `in` test: inside a word such as `executor` or in a comment too; case matters, so `EXEC` is not `exec`) gets a short reason: a non-blank `str` of at most 200 characters |
+# | `refuses __import__` | the same for `__import__` |
+# | `allows the rest` | any other coder patch gets exactly `None` (not `False`, not `""`): `import math`, `eval`, `EXEC` are not this rule's business |
+# | `other roles` | it is judged by the **role**, not the path: the grader also calls your rule directly, and a planner, reviewer or tester patch gets `None` whatever it contains or wherever it writes |
+# | `in the supervisor` | with `checks=[no_exec]` the healthy team still passes, and fault 6's coder turn is refused before it lands |
 
 # %% tags=["exercise"]
 def no_exec(role, patch):

@@ -183,8 +183,8 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
     Returns an :class:`Outcome`. ``KeyboardInterrupt`` from the user is the one
     exception passed on, so the learner can still stop the notebook. Inside a
     :func:`budget` (or another call) it ends by that deadline too; started
-    once that deadline has passed, it raises TimeUp to end the stretch of code
-    the budget covers.
+    after that deadline, or cut short by it, it raises TimeUp to end the
+    stretch of code the budget covers.
     """
     outer, outer_trace = _Watch.active, sys.gettrace()
     if outer is not None and (outer.expired or _clock() > outer.deadline):
@@ -219,6 +219,9 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
         outcome = Outcome("timeout" if watch.expired else "error", error=err)
     if watch.expired and outcome.kind == "ok":
         outcome.kind = "timeout"  # it returned, but only after swallowing TimeUp
+    if outer is not None and _clock() > outer.deadline:
+        outer.expired = True  # cut short by the deadline around it: that stretch is over, not fn's fault
+        raise TimeUp()
     if outcome.kind == "timeout" and watch.hung is not None:
         watch.hung[id(fn)] = fn  # the value keeps the id from being reused
     outcome.seconds = _clock() - start

@@ -4,7 +4,10 @@
 """
 
 from .core import Check, Divergence, Report, try_it
-from .exercises import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from .ex_fault_eval import check_fault_eval
+from .ex_hardening import check_hardening
+from .ex_nits import check_nits_reviewer
+from .ex_run_tests import check_run_tests
 from .gate import check_gate
 from .run_team import check_run_team
 

@@ -107,20 +107,33 @@ class Report:
     def status(self):
         return self.status_override or ("passed" if self.passed else "not yet")
 
-    def check(self, name, requirement):
-        """Add the check ``name`` (or return it if it is already there)."""
+    def declare(self, name, requirement):
+        """Add the check ``name`` with the requirement it grades; declaring a name twice is a grader bug."""
+        if any(c.name == name for c in self.checks):
+            raise ValueError(f"this report already has a check {name!r}; look it up with report.check({name!r})")
+        found = Check(name, requirement)
+        self.checks.append(found)
+        return found
+
+    def declare_all(self, requirements):
+        """Declare each ``(name, requirement)`` pair, in order (the order a learner reads them in)."""
+        for name, requirement in requirements:
+            self.declare(name, requirement)
+        return self
+
+    def check(self, name, *unexpected):
+        """The declared check ``name``; a name never declared is a grader bug, not a new check."""
+        if unexpected:
+            raise TypeError("report.check(name) only looks a check up; add one with "
+                            "report.declare(name, requirement)")
         found = next((c for c in self.checks if c.name == name), None)
         if found is None:
-            found = Check(name, requirement)
-            self.checks.append(found)
+            raise KeyError(f"this report has no check {name!r}; declare it with report.declare() first")
         return found
 
     def fail(self, name, detail, divergence=None):
-        """Fail the existing check ``name``; a name never declared is a grader bug, not a new check."""
-        found = next((c for c in self.checks if c.name == name), None)
-        if found is None:
-            raise KeyError(f"this report has no check {name!r}; declare it with report.check() first")
-        found.fail(detail, divergence)
+        """Fail the declared check ``name`` (the first failure is kept: it is the one to fix)."""
+        self.check(name).fail(detail, divergence)
 
     def finish(self, ran=True):
         """Mark unfailed checks as passed and record progress.
@@ -243,13 +256,19 @@ def grading_run(grader):
                    + (f"{this.hung[0].upper()}{this.hung[1:]} did not return once; make it return."
                       if this.hung else "Your code (or the cases it asks for) takes too long; make "
                       "each call finish in well under a second."))
-            report.check("time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
+            _declared(report, "time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
         else:
-            report.check("grading", "the grader can read what your code returns").fail(
+            _declared(report, "grading", "the grader can read what your code returns").fail(
                 f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
                 "built by your code; if you did, this is a bug in the course, please report it.")
         return report.finish(ran=False)
     return run
+
+
+def _declared(report, name, requirement):
+    """The check ``name``, declared now if the grader did not declare it."""
+    found = next((c for c in report.checks if c.name == name), None)
+    return found or report.declare(name, requirement)
 
 
 def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
@@ -262,8 +281,11 @@ def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
         print(f"{what[0].upper()}{what[1:]} is {show(fn, 60)}, not a function: run the cell that "
               "defines it first.")
         return None
-    with budget(seconds):  # also: a policy the supervisor calls for fn is not called again after one hang
-        call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
+    try:  # the budget: a policy the supervisor calls for fn is not called again after one hang
+        with budget(seconds + 1.0):
+            call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
+    except TimeUp:  # not expected (the call ends first), but a cell must never see it
+        call = Call(False, problem=f"{what} did not return within {seconds:g} s.")
     if call.ok:
         return call.value
     if call.not_implemented:

@@ -116,16 +116,16 @@ def check_gate(fn):
                     hint="Collect the statuses that are not 'success'. None: passed. Otherwise take the "
                          "first kind present in ('failed', 'cancelled', 'skipped'), the first step with "
                          "that status, and the matching action.")
-    report.check("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
+    report.declare("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
     for check_name, requirement, _ in GATE_CASES:  # every requirement listed up front
-        report.check(check_name, requirement)
-    check = report.check("random outcomes", "agrees with the reference gate on 200 random outcome lists")
+        report.declare(check_name, requirement)
+    check = report.declare("random outcomes", "agrees with the reference gate on 200 random outcome lists")
     for check_name, _, cases in GATE_CASES:
         for name, outcomes in cases:
-            if not _grade_one(report, report.check(check_name, ""), fn, f"'{name}'", outcomes):
+            if not _grade_one(report, report.check(check_name), fn, f"'{name}'", outcomes):
                 return report.finish()
     for i, outcomes in enumerate(random_cases()):
         _grade_one(report, check, fn, f"random case {i + 1}", outcomes)
-        if check.passed is False or report.check("shape", "").passed is False:
+        if check.passed is False or report.check("shape").passed is False:
             break
     return report.finish()

@@ -121,7 +121,7 @@ def check_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
     report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1")
     for name, requirement in REQUIREMENTS:
-        report.check(name, requirement)
+        report.declare(name, requirement)
     if not callable(fn):
         report.fail("returns", f"run_team is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)

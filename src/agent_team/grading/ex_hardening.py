@@ -1,0 +1,177 @@
+"""Exercise 4.2: grade a hardening rule, ``no_exec(role, patch) -> None | reason``.
+
+Requirements (each sentence of the exercise text, and the check that grades it):
+
+=====================================================================  =============================
+the exercise says                                                      check
+=====================================================================  =============================
+when the role is the coder and the content contains ``exec`` (as       ``refuses exec``
+plain text, anywhere: inside a word or a comment too; case matters)
+return a short reason: a non-blank str of at most 200 characters
+... or contains ``__import__``                                          ``refuses __import__``
+return ``None`` otherwise: a coder patch without either (``import``,   ``allows the rest``
+``eval``, ``EXEC`` ... are fine) gives exactly None
+judged by the role, not the path: a planner, reviewer or tester       ``other roles``
+patch gives None whatever it contains
+the supervisor applies it after the allowlist: with                    ``in the supervisor``
+``checks=[no_exec]`` the default team still passes and fault 6 is
+refused before it lands
+=====================================================================  =============================
+
+Scenarios: named patches for each row, then 300 random ones: every role, paths
+inside and outside the coder's allowlist, contents built from pieces that are,
+contain, or only resemble ``exec`` and ``__import__``. Each call gets its own
+copy of the patch.
+
+Measured (tests/graders/test_ex42_mutants.py, test_reference_mutation_a.py):
+33 of 33 wrong rules rejected with the right first check, 8 of 8 correct ones
+accepted. Mutation testing of the worked solution: 27 mutants, 23 rejected, 4
+equivalent survivors (the words of the reason, and an implicit return None).
+"""
+
+import random
+
+from ..faults import EXEC_SOURCE, coder_writing
+from ..policies import FULL_SOURCE
+from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
+from ..supervisor import supervise
+from .core import Report, call_learner, grading_run, show
+from .shapes import kind
+
+WORDS = ("exec", "__import__")
+REASON_CAP = 200
+ROLES = ("planner", "coder", "reviewer", "tester")
+PATHS = (SRC_PATH, PLAN_PATH, REVIEW_PATH, "notes.txt", "src/helpers.py", "exec.py")
+
+REQUIREMENTS = (
+    ("refuses exec", "a coder patch whose content contains exec, anywhere: a short reason (a non-blank str)"),
+    ("refuses __import__", "a coder patch whose content contains __import__, anywhere: a short reason"),
+    ("allows the rest", "any other coder patch: exactly None"),
+    ("other roles", "a planner, reviewer or tester patch: None, whatever it contains"),
+    ("in the supervisor", "with checks=[rule] the default team passes and fault 6 is refused before it lands"),
+)
+
+
+def reference_no_exec(role, patch):
+    """The behaviour the exercise text asks for."""
+    content = patch.get("content")
+    if role == "coder" and isinstance(content, str):
+        for word in WORDS:
+            if word in content:
+                return f"coder patches may not use {word}"
+    return None
+
+
+NAMED = (
+    ("coder", SRC_PATH, EXEC_SOURCE),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    exec('x = 1')\n    return str(n)\n"),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    run = exec\n    return str(n)\n"),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    return str(n)  # no executor here\n"),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    f = __import__\n    return str(n)\n"),
+    ("coder", "notes.txt", "exec"),
+    ("coder", PLAN_PATH, "- do not use __import__ (" + "x" * 300 + ")"),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n" + "    n = n\n" * 40 + "    exec ('pass')\n    return str(n)\n"),
+    ("coder", SRC_PATH, FULL_SOURCE),
+    ("coder", SRC_PATH, STUB_SOURCE),
+    ("coder", SRC_PATH, "import math\n\ndef fizzbuzz(n):\n    return str(n)\n"),
+    ("coder", SRC_PATH, "from os import path  # __init__, importlib\ndef fizzbuzz(n):\n    return eval('str(n)')\n"),
+    ("coder", SRC_PATH, "EXEC = 1\nExec = 2\n__IMPORT__ = 3\n_import_ = 4\nexe = 'c'\n"),
+    ("coder", SRC_PATH, "___import_ = 1  # __import, import__, _import__\n"),
+    ("coder", "src/exec_tools.py", "def fizzbuzz(n):\n    return str(n)\n"),
+    ("planner", PLAN_PATH, "- never call exec or __import__\n"),
+    ("planner", "src/plan.py", "exec('x')"),
+    ("reviewer", REVIEW_PATH, '{"verdict": "request_changes", "notes": "remove the exec call"}'),
+    ("reviewer", SRC_PATH, "__import__('os')"),
+    ("tester", "tests/test_fizzbuzz.py", "exec(open('x').read())"),
+)
+
+PIECES = ("exec", "exec(", "exec ", "executor", "execute", "EXEC", "Exec", "ex ec", "exe", "xec",
+          "__import__", "__import__(", "_import_", "__IMPORT__", "import", "import os", "importlib",
+          "__init__", "eval(", "compile(", "def fizzbuzz(n):", "\n", "    return str(n)", "# ", " ",
+          "'", "x", "__", "(", ")", "=")
+
+
+def random_patches(count, seed=42):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        content = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12)))
+        if rng.random() < 0.1:
+            content = "x = 1\n" * rng.randint(20, 60) + content  # far from the first line
+        role = rng.choice(ROLES + ("coder",) * 4)
+        out.append((role, rng.choice(PATHS if rng.random() < 0.5 else (SRC_PATH,)), content))
+    return tuple(out)
+
+
+PATCHES = NAMED + random_patches(300)
+
+
+def _rule_for(role, content):
+    """The check a (role, content) case grades."""
+    if role != "coder":
+        return "other roles"
+    if "exec" in content:
+        return "refuses exec"
+    if "__import__" in content:
+        return "refuses __import__"
+    return "allows the rest"
+
+
+def _judge(role, path, content, value):
+    """What is wrong with the rule's answer, in words, or ''. Exact types before anything else."""
+    case = f"For a {role} patch to {path!r} with content {show(content, 160)}"
+    if _rule_for(role, content) in ("refuses exec", "refuses __import__"):
+        word = "exec" if "exec" in content else "__import__"
+        if type(value) is not str:
+            return (f"{case}, your rule returned {kind(value)}: {show(value)}. The content contains {word!r}, "
+                    "so it must return a short reason, as a str.")
+        if not value.strip() or len(value) > REASON_CAP:
+            return (f"{case}, your rule returned {show(value)}; a reason is a non-blank str of at most "
+                    f"{REASON_CAP} characters.")
+        return ""
+    if value is not None:
+        why = ("it is not the coder's" if role != "coder"
+               else "its content contains neither 'exec' nor '__import__' (case matters)")
+        return f"{case}, your rule returned {show(value)}; it must return None: {why}."
+    return ""
+
+
+def _in_supervisor(report, rule):
+    healthy = supervise(max_rounds=4, checks=[rule], seconds=0.5)
+    if healthy.status != "pass":
+        report.fail("in the supervisor", "With your rule on, the healthy team did not pass: "
+                                         f"{healthy.stop_reason}.")
+        return
+    faulty = supervise(max_rounds=2, coder=coder_writing(EXEC_SOURCE, "import os"), checks=[rule],
+                       seconds=0.5)
+    coder_turns = [e for e in faulty.trace if e["type"] == "turn" and e["role"] == "coder"]
+    if any(e["applied"] for e in coder_turns):
+        report.fail("in the supervisor", "With your rule on, the coder's __import__ patch still landed.")
+
+
+@grading_run
+def check_hardening(rule):
+    """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
+    report = Report("Exercise 4.2: a hardening rule", exercise="4.2",
+                    hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
+                         "in patch['content'] (a plain `in` test); return None for everything else.").declare_all(REQUIREMENTS)
+    if not callable(rule):
+        report.fail("refuses exec", f"no_exec is {show(rule)}, not a function. Define it with `def`.")
+        return report.finish(ran=False)
+    for role, path, content in PATCHES:
+        check = _rule_for(role, content)
+        call = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
+        if call.not_implemented:
+            report.status_override = "not implemented"
+            return report.finish(ran=False)
+        if not call.ok:
+            report.fail(check, f"For a {role} patch to {path!r}: {call.problem}")
+            if call.timed_out:
+                return report.finish(ran=False)
+            continue
+        problem = _judge(role, path, content, call.value)
+        if problem:
+            report.fail(check, problem)
+    if not any(c.passed is False for c in report.checks):
+        _in_supervisor(report, rule)  # only a rule that is right on its own can be judged in a run
+    return report.finish()

@@ -1,0 +1,273 @@
+"""Exercise 1.1: grade a learner's ``run_tests(repo)``.
+
+Requirements (each sentence of the exercise text, and the check that grades it):
+
+===================================================================  =================
+the exercise says                                                    check
+===================================================================  =================
+``run_tests`` itself never raises (source that does not compile,     ``never raises``
+has no ``fizzbuzz``, or raises any exception: failed cases)
+return ``{"ok": bool, "passed": int, "failed": int,                  ``report shape``
+"errors": [str, ...]}`` (exact types; other keys are ignored)
+``exec`` the source into one fresh dict (nothing from an earlier     ``one fresh dict``
+call is left; the source's own helpers and constants are found)
+check the four ``CASES``: ``passed`` counts the ones whose result    ``the four CASES``
+equals the expected string, ``failed`` the others (stub 1 of 4,
+a correct ``fizzbuzz`` 4 of 4)
+``ok`` is True exactly when all four cases passed                    ``ok``
+every failure comes with a message saying what went wrong: no       ``errors explain``
+message on a clean run, at least one on a failing run, and each
+exception named (its type, or its text)
+===================================================================  =================
+
+Scenarios: named sources (the stub, a correct one, a Fizz-only cut, a crash, a
+wrong type, no compile, no ``fizzbuzz``, a helper, a load-time raise) and 80
+random ones built from the same parts (any of 16 exception types, raised at
+load or on any case, with or without message; helpers; wrong strings;
+non-strings), each compared with :func:`reference_run_tests`.
+
+Measured (tests/graders/test_ex11_mutants.py, test_reference_mutation_a.py):
+38 of 38 wrong solutions rejected with the right first check, 8 of 8 correct
+ones accepted. Mutation testing of the worked solution: 84 mutants, 59
+rejected, 25 equivalent survivors (the default of repo.get, and the words of
+messages).
+"""
+
+import random
+
+from ..oracle import CASES
+from ..repo import SRC_PATH, initial_repo
+from .core import Report, call_learner, grading_run, show
+from .shapes import fresh, kind, str_list
+
+REQUIREMENTS = (
+    ("never raises", "run_tests itself never raises: bad source comes out as failed cases"),
+    ("report shape", "returns a dict with ok (bool), passed and failed (ints), errors (list of str)"),
+    ("one fresh dict", "execs each source into one fresh dict: nothing leaks in from an earlier "
+                       "call, and the source's own helpers are found"),
+    ("the four CASES", "passed counts the CASES whose result equals the expected string, failed the others"),
+    ("ok", "ok is True exactly when all four cases passed"),
+    ("errors explain", "no message on a clean run; every failure has one, naming the exception"),
+)
+
+
+def reference_run_tests(repo):
+    """The behaviour the exercise text asks for (plain ``exec``, as the hint allows)."""
+    errors, passed = [], 0
+    namespace = {}
+    try:
+        exec(repo.get(SRC_PATH, ""), namespace)
+        fizzbuzz = namespace["fizzbuzz"]
+    except Exception as err:
+        problem = f"could not load fizzbuzz: {type(err).__name__}: {err}"
+        return {"ok": False, "passed": 0, "failed": len(CASES), "errors": [problem]}
+    for n, expected in CASES:
+        try:
+            got = fizzbuzz(n)
+        except Exception as err:
+            errors.append(f"fizzbuzz({n}) raised {type(err).__name__}: {err}")
+            continue
+        if type(got) is str and got == expected:
+            passed += 1
+        else:
+            errors.append(f"fizzbuzz({n}) returned {got!r}; expected {expected!r}")
+    return {"ok": not errors, "passed": passed, "failed": len(CASES) - passed, "errors": errors}
+
+
+# -- sources: built from parts, so that named and random ones share one generator ----------------
+
+EXCEPTIONS = ("ValueError", "KeyError", "ZeroDivisionError", "TypeError", "IndexError",
+              "AttributeError", "RecursionError", "AssertionError", "StopIteration", "NameError",
+              "RuntimeError", "LookupError", "OSError", "UnicodeError", "ArithmeticError", "Oops")
+WRONG = ("'fizz'", "'Fizz '", "'FIZZBUZZ'", "''", "str(n) + '!'", "n", "None", "float(n)", "[str(n)]")
+RIGHT = {1: "str(n)", 3: "'Fizz'", 5: "'Buzz'", 15: "'FizzBuzz'"}
+
+
+def source(actions, *, helper=False, load="", name="fizzbuzz"):
+    """A fizzbuzz whose answer for each case is ``actions[n]`` (an expression, or ``raise ...``)."""
+    lines = ["class Oops(Exception):", "    pass", ""]
+    if load:
+        lines.append(load)
+    if helper:  # a module-level helper and constant: found only if exec used one dict
+        lines += ["WORDS = {3: 'Fizz', 5: 'Buzz', 15: 'FizzBuzz'}", "def word(n):",
+                  "    return WORDS.get(n, str(n))", ""]
+    lines.append(f"def {name}(n):")
+    for n in (15, 5, 3, 1):
+        action = actions.get(n, RIGHT[n])
+        if helper and action == RIGHT[n]:
+            action = "word(n)"
+        lines += [f"    if n == {n}:", f"        {action if action.startswith('raise') else 'return ' + action}"]
+    lines.append("    return str(n)")
+    return "\n".join(lines) + "\n"
+
+
+def raising(exc, text):
+    return f"raise {exc}({text!r})" if text else f"raise {exc}"
+
+
+NAMED = (
+    # (what, source): the named ones a learner sees in messages
+    ("a source with no fizzbuzz", "def fizz(n):\n    return str(n)\n"),
+    ("a source that does not compile", "def fizzbuzz(n)\n    return str(n)\n"),
+    ("the stub", initial_repo()[SRC_PATH]),
+    ("a correct fizzbuzz", source({})),
+    ("a Fizz-only fizzbuzz", source({5: "str(n)", 15: "'Fizz'"})),
+    ("a fizzbuzz that raises ValueError('five') on 5", source({5: raising("ValueError", "five")})),
+    ("a fizzbuzz that returns numbers", "def fizzbuzz(n):\n    return n\n"),
+    ("a fizzbuzz that raises KeyError on 3 and a bare Oops on 15",
+     source({3: raising("KeyError", "three"), 15: raising("Oops", "")})),
+    ("a source that raises ZeroDivisionError while loading", source({}, load="1 / 0")),
+    ("a source whose fizzbuzz is a number", "fizzbuzz = 15\n"),
+    ("a fizzbuzz that returns 'Fizz ' with a space", source({3: "'Fizz '"})),
+)
+
+
+def random_sources(count, seed=11):
+    """Sources spread over what the text allows: any exception type, at load or on any case."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        actions = {}
+        for n in (1, 3, 5, 15):
+            roll = rng.random()
+            if roll < 0.25:
+                actions[n] = raising(rng.choice(EXCEPTIONS), rng.choice(("", "bad input", f"no {n}")))
+            elif roll < 0.5:
+                actions[n] = rng.choice(WRONG)
+        load = ""
+        if rng.random() < 0.1:
+            load = raising(rng.choice(EXCEPTIONS), rng.choice(("", "at load")))
+        text = source(actions, helper=rng.random() < 0.4, load=load,
+                      name="fizzbuzz" if rng.random() > 0.05 else "fizz_buzz")
+        if rng.random() < 0.05:
+            text = text.replace("):", ")", 1)  # a syntax error somewhere near the top
+        out.append((f"random source {i + 1}", text))
+    return tuple(out)
+
+
+RANDOM = random_sources(80)
+
+
+def exceptions_of(text):
+    """Every exception the source raises while loading or on a case, as (type name, message)."""
+    namespace, found = {}, []
+    try:
+        exec(compile(text, SRC_PATH, "exec"), namespace)
+        fizzbuzz = namespace["fizzbuzz"]
+    except SyntaxError as err:
+        return [("SyntaxError", err.msg or "")], True
+    except Exception as err:  # noqa: BLE001 -- our own sources
+        return [(type(err).__name__, "fizzbuzz" if isinstance(err, KeyError) else str(err))], True
+    for n, _ in CASES:
+        try:
+            fizzbuzz(n)
+        except TypeError as err:
+            found.append(("TypeError", "fizzbuzz" if not callable(fizzbuzz) else str(err)))
+        except Exception as err:  # noqa: BLE001
+            found.append((type(err).__name__, str(err)))
+    return found, False
+
+
+# -- grading ------------------------------------------------------------------------------------
+
+class _Grading:
+    """One grading run: the report, and whether learner code has hung (then we stop calling it)."""
+
+    def __init__(self, report, fn):
+        self.report, self.fn, self.stopped = report, fn, False
+
+    def run(self, what, text):
+        """One call of the learner's run_tests on ``text``; its valid report dict, or None."""
+        report = self.report
+        if self.stopped:
+            return None
+        call = call_learner(self.fn, {**initial_repo(), SRC_PATH: text}, what="run_tests")
+        if call.not_implemented or call.timed_out:
+            self.stopped = True
+        if call.not_implemented:
+            report.status_override = "not implemented"
+            return None
+        if not call.ok:
+            report.fail("never raises", f"On {what}: {call.problem} run_tests must never raise: catch the "
+                                        "error and count the cases it spoils as failed.")
+            return None
+        got = call.value
+        if type(got) is not dict or not all(type(key) is str for key in got):  # str keys: lookups run no code
+            report.fail("report shape", f"On {what}, run_tests returned {kind(got)}: {show(got)}; it must "
+                                        "return a dict with ok, passed, failed and errors.")
+            return None
+        for key, want, ok in (("ok", "a bool (True or False)", lambda v: type(v) is bool),
+                              ("passed", "an int", lambda v: type(v) is int),
+                              ("failed", "an int", lambda v: type(v) is int),
+                              ("errors", "a list of str", str_list)):
+            if key not in got or not ok(got[key]):
+                shown = f"{kind(got[key])}: {show(got[key])}" if key in got else "missing"
+                if key == "errors" and key in got and type(got[key]) is list:
+                    odd = next(item for item in got[key] if type(item) is not str)
+                    shown = f"a list holding {kind(odd)}: {show(odd)}"
+                report.fail("report shape", f"On {what}, {key!r} is {shown}; it must be {want}.")
+                return None
+        return got
+
+    def fresh_dict(self):
+        """Self-consistency probes: the learner's own answers must not depend on earlier calls."""
+        no_fizzbuzz = NAMED[0][1]
+        before = self.run("a source with no fizzbuzz", no_fizzbuzz)
+        correct = self.run("a correct fizzbuzz", source({}))
+        after = self.run("a source with no fizzbuzz, run after a correct one", no_fizzbuzz)
+        helper = self.run("a correct fizzbuzz that calls its own helper", source({}, helper=True))
+        if None in (before, correct, after, helper):
+            return
+        fail = self.report.check("one fresh dict").fail
+        if (after["passed"], after["failed"]) != (before["passed"], before["failed"]):
+            fail(f"A source with no fizzbuzz scored {before['passed']} of 4, but {after['passed']} of 4 "
+                 "right after a correct one: the correct fizzbuzz was still in the dict. exec each "
+                 "source into a new dict.")
+        elif (helper["passed"], helper["failed"]) != (correct["passed"], correct["failed"]):
+            fail(f"A correct fizzbuzz scored {correct['passed']} of 4, but only {helper['passed']} of 4 "
+                 f"when it calls a helper defined next to it ({show(helper['errors'])}): exec the source "
+                 "into one dict, used as its globals, so that its functions find each other.")
+
+    def compare(self, what, text, got):
+        fail = self.report.fail
+        want = reference_run_tests({SRC_PATH: text})
+        counts = (got["passed"], got["failed"])
+        if counts != (want["passed"], want["failed"]):
+            fail("the four CASES", f"On {what}: passed={counts[0]}, failed={counts[1]}; the four CASES "
+                                   f"give passed={want['passed']}, failed={want['failed']}.\n{text}")
+        elif got["ok"] is not want["ok"]:
+            fail("ok", f"On {what}: ok={got['ok']} with passed={counts[0]}, failed={counts[1]}; ok is "
+                       "True exactly when all four cases passed.")
+        elif want["ok"] and got["errors"]:
+            fail("errors explain", f"On {what}: every case passed, but errors is {show(got['errors'])}; "
+                                   "a clean run has no messages.")
+        elif not want["ok"] and not got["errors"]:
+            fail("errors explain", f"On {what}: {counts[1]} failed, but errors is empty; every failure "
+                                   "needs a message saying what went wrong.")
+        else:
+            raised, at_load = exceptions_of(text)
+            joined = "\n".join(got["errors"])
+            for name, message in raised:
+                if name not in joined and not (message and message in joined):
+                    where = "while loading" if at_load else "on a case"
+                    fail("errors explain", f"On {what}: it raised {name}({message!r}) {where}, but no "
+                                           f"message names it: {show(got['errors'], 300)}.\n{text}")
+                    return
+
+
+@grading_run
+def check_run_tests(fn):
+    """Grade a learner's ``run_tests(repo)``; always returns a Report."""
+    report = Report("Exercise 1.1: run_tests", exercise="1.1",
+                    hint="exec the source into a new dict, take fizzbuzz out of it, and wrap the loading and "
+                         "every case in try/except Exception, so that a crash counts as a failed case.").declare_all(REQUIREMENTS)
+    if not callable(fn):
+        report.fail("never raises", f"run_tests is {show(fn)}, not a function. Define it with `def`.")
+        return report.finish(ran=False)
+    grading = _Grading(report, fn)
+    grading.fresh_dict()
+    for what, text in NAMED + RANDOM:
+        got = grading.run(what, text)
+        if got is not None:
+            grading.compare(what, text, got)
+    return report.finish(ran=not grading.stopped)

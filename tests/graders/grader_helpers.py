@@ -1,0 +1,18 @@
+"""Shared by the mutant suites: which check a report fails first, and a readable assertion."""
+
+
+def first_failure(report):
+    """The name of the first failing check in the report's order (the one a learner reads first)."""
+    return next((c.name for c in report.checks if c.passed is False), None)
+
+
+def assert_rejected_by(report, check):
+    got = first_failure(report)
+    assert not report.passed, f"accepted a wrong solution:\n{report}"
+    assert got == check, f"first failing check is {got!r}, expected {check!r}:\n{report}"
+    failed = report.check(check)
+    assert failed.detail.strip(), f"the failing check {check!r} says nothing:\n{report}"
+
+
+def assert_accepted(report):
+    assert report.passed, f"rejected a correct solution:\n{report}"
