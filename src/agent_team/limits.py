@@ -229,7 +229,7 @@ def call_limited(fn, *args, seconds=2.0, **kwargs):
 
 
 @contextlib.contextmanager
-def budget(seconds):
+def budget(seconds, remember_hangs=True):
     """A deadline for a stretch of our own code that calls untrusted code (a grader).
 
     Not traced (our code runs at full speed): every :func:`call_limited` inside
@@ -237,11 +237,12 @@ def budget(seconds):
     which ends the stretch. ``with budget(5): ...`` raises TimeUp to its
     caller then, who turns it into a message. A function that ran out of time
     once inside the budget is not called again: later calls to it time out at
-    once (the supervisor calls a learner's policy or rule every round).
+    once (the supervisor calls a learner's policy or rule every round), unless
+    ``remember_hangs`` is False (when what each call costs is itself graded).
     """
     outer = _Watch.active
     watch = _Watch(seconds, None)
-    watch.hung = {}
+    watch.hung = {} if remember_hangs else None
     if outer is not None:
         watch.deadline = min(watch.deadline, outer.deadline)
     _Watch.active = watch

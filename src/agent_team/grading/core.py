@@ -221,7 +221,7 @@ def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
     return Call(False, problem=f"{what} raised {describe_error(out.error)}.")
 
 
-def grading_run(grader):
+def grading_run(grader=None, *, remember_hangs=True):
     """Decorate every ``check_*`` grader: one grading run, capped, that always returns a Report.
 
     Every call the grader makes to learner code (directly, or through the
@@ -230,14 +230,21 @@ def grading_run(grader):
     supervisor for a million rounds). A run stopped by the cap, or broken by a
     value the grader could not handle, still returns the report it was
     building, with a failing check that says what happened.
+
+    ``@grading_run(remember_hangs=False)``: a policy the supervisor calls that
+    hung once is still called again (for a grader that grades what such a
+    call costs, as 4.1 does).
     """
+    if grader is None:
+        return functools.partial(grading_run, remember_hangs=remember_hangs)
+
     @functools.wraps(grader)
     def run(*args, **kwargs):
         if _Run.current is not None:  # a grader used by another grader: same run, same budget
             return grader(*args, **kwargs)
         this = _Run.current = _Run()
         try:
-            with budget(TOTAL_SECONDS):
+            with budget(TOTAL_SECONDS, remember_hangs):
                 report = grader(*args, **kwargs)
             if isinstance(report, Report):
                 return report
