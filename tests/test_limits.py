@@ -287,16 +287,18 @@ def test_another_threads_sleep_is_not_limited():
 
     def other():
         start = time.perf_counter()
-        time.sleep(0.5)  # longer than the watched call may take
+        time.sleep(0.5)  # starts while the watched call runs, and outlasts its deadline
         slept.append(time.perf_counter() - start)
 
+    helper = threading.Thread(target=other)
+
     def learner():
-        helper = threading.Thread(target=other)
         helper.start()
-        helper.join()
-        return "joined"
+        while True:  # never join() under a deadline: a TimeUp inside threading's own code
+            pass     # would leave the thread's lock held
 
     limited(learner, seconds=0.3)
+    helper.join()
     assert slept and slept[0] >= 0.45
 
 
