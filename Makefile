@@ -11,7 +11,7 @@ CHROMIUM   ?= /usr/bin/chromium
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: test test-notebooks notebooks test-engine test-pyodide test-browser site serve bench demo clean
+.PHONY: test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean
 
 # Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
 # notebook in a real browser against the built site.
@@ -31,6 +31,23 @@ notebooks: $(STAMP)
 # Only the engine's unit and property tests (fast).
 test-engine: $(STAMP)
 	$(PY) -m pytest tests --ignore=tests/browser
+
+# The runaway-code guard (limits, grader caps) on each supported CPython installed here: 3.11 is the
+# floor (pyproject's requires-python) and must be present; others are skipped when missing.
+# Another interpreter: make test-pythons PYTHONS="python3.11 /opt/python3.13/bin/python3".
+PYTHONS ?= python3.11 python3.12 python3.13
+test-pythons:
+	@for py in $(PYTHONS); do \
+	  if ! $$py -V >/dev/null 2>&1; then \
+	    case $$py in *3.11*) echo "$$py (the floor) is missing"; exit 1;; esac; \
+	    echo "$$py: not installed here, skipped"; continue; fi; \
+	  venv=.venv-$$($$py -c 'import sys; print("py%d.%d" % sys.version_info[:2])'); \
+	  test -x $$venv/bin/python || $$py -m venv $$venv || exit 1; \
+	  $$venv/bin/python -m pip install --quiet "pytest>=8" "hypothesis>=6.100" || exit 1; \
+	  echo "== $$($$venv/bin/python -V)"; \
+	  PYTHONPATH=src $$venv/bin/python -m pytest -q -p no:cacheprovider tests/test_limits.py \
+	    tests/test_runaway_learner_code.py || exit 1; \
+	done
 
 # The engine's pure tests inside Pyodide 314 under Node.js, offline (tests/pyodide/select.py says which).
 test-pyodide: $(SITE_STAMP) $(NPM_STAMP)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agent_team.limits import Outcome, TimeUp, call_limited, describe_error
+from agent_team.limits import Outcome, TimeUp, budget, call_limited, describe_error
 
 SHORT = 0.2   # seconds given to calls that are meant to time out
 BOUND = 3.0   # generous wall-clock bound for "it came back"
@@ -144,7 +144,7 @@ def loop_keeping_caught_exceptions():
             while True:
                 n = 1  # noqa: F841
         except BaseException as err:
-            caught.append(err)
+            caught += [err]  # keeps every TimeUp and calls nothing (+= on a list is no call)
 
 
 def loop_recursing_after_catch():
@@ -205,46 +205,109 @@ def test_the_timeout_roughly_respects_the_budget():
     assert out.kind == "timeout" and 0.25 <= out.seconds < 1.5
 
 
-@pytest.mark.skipif(sys.version_info < (3, 12), reason=(
-    "Known limit on CPython 3.11: a one-line `while True: pass` produces no 'line' trace events "
-    "(the loop jumps back to its own line), so the deadline is never checked and the call hangs. "
-    "3.12+ (and Pyodide's 3.14) report a line event per iteration and the call times out."))
-def test_one_line_while_true_pass_times_out_on_312_and_later():
-    def spin():
-        while True: pass  # noqa: E701 -- the single line is the point
-    out = limited(spin)
+def loop_one_line():
+    while True: pass  # noqa: E701 -- the single line is the point (no line event on 3.11)
+
+
+def loop_one_line_caught_and_looping_again():
+    try:
+        while True: pass  # noqa: E701
+    except BaseException:
+        while True: pass  # noqa: E701
+
+
+def loop_caught_three_deep():
+    try:
+        while True: pass  # noqa: E701
+    except BaseException:
+        try:
+            while True:
+                pass
+        except BaseException:
+            try:
+                while True: pass  # noqa: E701
+            except BaseException:
+                while True:
+                    pass
+
+
+def sleep_long():
+    time.sleep(10)
+
+
+def sleep_long_caught_and_sleeping_again():
+    while True:
+        try:
+            time.sleep(10)
+        except BaseException:
+            pass
+
+
+@pytest.mark.parametrize("fn", [
+    loop_one_line, loop_one_line_caught_and_looping_again, loop_caught_three_deep,
+    sleep_long, sleep_long_caught_and_sleeping_again,
+], ids=lambda f: f.__name__)
+def test_loops_that_trace_hooks_used_to_miss_time_out_on_every_python(fn):
+    out = limited(fn)
+    assert out.kind == "timeout"
+    assert out.seconds < 1.5
+
+
+def test_a_short_sleep_inside_the_budget_really_sleeps_and_returns():
+    def nap():
+        time.sleep(0.05)
+        return "rested"
+    out = limited(nap, seconds=1.0)
+    assert out.kind == "ok" and out.value == "rested" and out.seconds >= 0.04
+
+
+def test_sleep_keeps_its_own_errors_and_is_restored_after_the_call():
+    real = time.sleep
+    out = limited(lambda: time.sleep("ten"))
+    assert out.kind == "error" and isinstance(out.error, TypeError)
+    out = limited(lambda: time.sleep(-1))
+    assert out.kind == "error" and isinstance(out.error, ValueError)
+    limited(sleep_long)
+    assert time.sleep is real
+
+
+def test_a_nested_call_keeps_the_limited_sleep_until_the_outermost_call_ends():
+    def outer():
+        call_limited(lambda: 1, seconds=1)
+        time.sleep(10)
+    out = limited(outer, seconds=SHORT)
     assert out.kind == "timeout"
 
 
 @needs_processes
-def test_one_line_while_true_pass_hangs_on_311_as_documented():
-    """Pins the 3.11 limit above (run in a child process, since it would hang this one)."""
-    if sys.version_info >= (3, 12):
-        pytest.skip("3.11 only")
-    code = textwrap.dedent("""
-        from agent_team.limits import call_limited
-        def spin():
-            while True: pass
-        call_limited(spin, seconds=0.1)
-    """)
-    assert hangs_in_a_child(code)
+def test_another_threads_sleep_is_not_limited():
+    """In JupyterLab the kernel has threads of its own; only the watched code's sleeps are limited."""
+    threading = importlib.import_module("threading")  # imported here: Pyodide has no threads
+    slept = []
+
+    def other():
+        start = time.perf_counter()
+        time.sleep(0.5)  # starts while the watched call runs, and outlasts its deadline
+        slept.append(time.perf_counter() - start)
+
+    helper = threading.Thread(target=other)
+
+    def learner():
+        helper.start()
+        while True:  # never join() under a deadline: a TimeUp inside threading's own code
+            pass     # would leave the thread's lock held
+
+    limited(learner, seconds=0.3)
+    helper.join()
+    assert slept and slept[0] >= 0.45
 
 
 @needs_processes
-def test_known_limit_a_loop_that_keeps_every_timeup_and_calls_nothing_is_not_stopped():
-    """Documented in limits.py: with no call and no TimeUp ever freed, nothing re-arms the hook."""
+def test_known_limit_one_long_c_call_is_not_stopped():
+    """Documented in limits.py: a single C call gives the hook no chance to run."""
     code = textwrap.dedent("""
         from agent_team.limits import call_limited
-        def hoard():
-            caught = []
-            while True:
-                try:
-                    while True:
-                        n = 1
-                except BaseException as err:
-                    caught += [err]
-                    n = 2
-        call_limited(hoard, seconds=0.1)
+        call_limited(lambda: sum(range(10**12)), seconds=0.1)
     """)
     assert hangs_in_a_child(code)
 
@@ -344,6 +407,46 @@ def test_an_inner_call_cannot_outlive_the_outer_deadline():
         return "came back"
     out = limited(outer, seconds=SHORT)
     assert out.seconds < 0.8
+
+
+# --- budget: a deadline for our own code that calls untrusted code --------------------------------
+
+def test_a_call_cut_short_by_its_budget_ends_the_budget_and_so_does_a_late_one():
+    reached = []
+    start = time.perf_counter()
+    with pytest.raises(TimeUp):
+        with budget(0.3):
+            call_limited(loop_two_lines, seconds=5)
+            reached.append("went on")
+    assert not reached and time.perf_counter() - start < BOUND
+    with pytest.raises(TimeUp):
+        with budget(0.05):
+            time.sleep(0.1)  # our own code: neither traced nor limited
+            call_limited(lambda: 1, seconds=5)
+            reached.append("went on")
+    assert not reached
+
+
+def test_inside_a_budget_a_function_that_hung_once_is_not_called_again():
+    calls = []
+
+    def counted():
+        calls.append(1)
+        loop_two_lines()
+
+    with budget(5):
+        first = call_limited(counted, seconds=SHORT)
+        again = call_limited(counted, seconds=SHORT)
+        other = call_limited(lambda: "fine", seconds=SHORT)
+    assert (first.kind, again.kind, other.kind, len(calls)) == ("timeout", "timeout", "ok", 1)
+    assert again.seconds == 0.0
+    assert call_limited(counted, seconds=SHORT).kind == "timeout" and len(calls) == 2  # a new budget
+
+
+def test_a_budget_does_not_trace_its_own_code():
+    before = sys.gettrace()
+    with budget(5):
+        assert sys.gettrace() is before
 
 
 # --- describe_error -----------------------------------------------------------------------------

@@ -587,10 +587,11 @@ def run_tests(repo):
 # Try it on the stub first. This cell only prints; the grader below is the judge.
 
 # %%
-try:
-    print(run_tests(initial_repo()))
-except NotImplementedError as err:
-    print("not written yet:", err)
+from agent_team.grading import try_it
+
+tried = try_it(run_tests, initial_repo(), what="your run_tests")
+if tried is not None:
+    print(tried)
 
 # %% [markdown]
 # The grader runs your `run_tests` on sources whose results are known: the stub, a correct solution,

@@ -680,12 +680,19 @@ Hints("4.2")
 # supervisor then refuses every coder turn, because a broken safety rule **fails closed**.)
 
 # %%
-hardened = run_fault("coder uses __import__", checks=[no_exec])
-reasons = refusals(hardened, "coder")
-print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
-      "(look at what no_exec returns for role 'coder' and this content)")
-print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
-print("the healthy team with the rule:", supervise(max_rounds=4, checks=[no_exec]).status)
+from agent_team.grading import try_it
+
+hardened = try_it(run_fault, "coder uses __import__", checks=[no_exec], what="fault 6 with your no_exec",
+                  seconds=5)
+if hardened is not None:
+    reasons = refusals(hardened, "coder")
+    print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
+          "(look at what no_exec returns for role 'coder' and this content)")
+    print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
+    healthy = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
+                     seconds=5)
+    if healthy is not None:
+        print("the healthy team with the rule:", healthy.status)
 
 # %% tags=["quiz"]
 Quiz(

@@ -4,16 +4,28 @@ A grader runs the learner's function on named scenarios, compares what it did
 with what the reference does, and turns each requirement into a :class:`Check`.
 Learner code is called through :func:`call_learner`, which never raises and
 never hangs, so a grader can only ever *return* a report.
+
+Every grader is one *grading run* (:func:`grading_run`): at most
+``TOTAL_SECONDS`` whatever the input, and once the learner's code has failed
+to return, later calls to it return at once as failed, so one runaway
+function costs the learner one wait (``CALL_SECONDS``), not one per case.
+Course cells that call a learner's function directly use :func:`try_it`, the
+same limits with one plain sentence instead of a report.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 from .. import progress
 from ..clip import safe_repr
-from ..limits import call_limited, describe_error
+from ..limits import TimeUp, budget, call_limited, describe_error
 from ..render import report_html
 
-__all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "show"]
+__all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "grading_run", "show",
+           "try_it"]
+
+CALL_SECONDS = 2.0    # one call to the learner's code
+TOTAL_SECONDS = 5.0   # one whole grading run: the longest a learner waits for any grader
 
 
 show = safe_repr  # the graders' name for a short, safe repr of anything a learner's code produced
@@ -79,6 +91,10 @@ class Report:
     hint: str = ""
     exercise: str = ""
     status_override: str = ""   # "not implemented" when the stub is untouched
+
+    def __post_init__(self):
+        if _Run.current is not None:  # so a run stopped by its time cap can still show its report
+            _Run.current.report = self
 
     @property
     def passed(self):
@@ -170,15 +186,114 @@ class Call:
     timed_out: bool = False
 
 
-def call_learner(fn, *args, seconds=2.0, what="your function"):
+class _Run:
+    """The grading run in progress: the last report it made, and whether learner code hung."""
+
+    current = None
+
+    def __init__(self):
+        self.report = None
+        self.hung = ""   # what did not return (empty: nothing hung yet)
+
+
+def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
     """Call learner code with a time limit; describe any failure in plain words."""
+    run = _Run.current
+    if run is not None and run.hung:
+        return Call(False, problem=f"skipped: {run.hung} already did not return once, so it was not "
+                                   "called again.", timed_out=True)
     out = call_limited(fn, *args, seconds=seconds)
     if out.kind == "ok":
         return Call(True, out.value)
     if out.kind == "timeout":
-        return Call(False, problem=f"{what} did not return within {seconds:g} s. Look for a loop "
+        if run is not None:
+            run.hung = what
+        return Call(False, problem=f"{what} did not return within {seconds:g} s: look for a loop "
                                    "that never ends (a `while` whose condition never changes?).",
                     timed_out=True)
     if isinstance(out.error, NotImplementedError):
         return Call(False, problem=f"{what} is not implemented yet.", not_implemented=True)
     return Call(False, problem=f"{what} raised {describe_error(out.error)}.")
+
+
+def grading_run(grader=None, *, remember_hangs=True):
+    """Decorate every ``check_*`` grader: one grading run, capped, that always returns a Report.
+
+    Every call the grader makes to learner code (directly, or through the
+    supervisor) ends by the run's deadline, and one started after it ends the
+    run, so the cap holds whatever the input (a row of exercise 4.1 may ask the
+    supervisor for a million rounds). A run stopped by the cap, or broken by a
+    value the grader could not handle, still returns the report it was
+    building, with a failing check that says what happened.
+
+    ``@grading_run(remember_hangs=False)``: a policy the supervisor calls that
+    hung once is still called again (for a grader that grades what such a
+    call costs, as 4.1 does).
+    """
+    if grader is None:
+        return functools.partial(grading_run, remember_hangs=remember_hangs)
+
+    @functools.wraps(grader)
+    def run(*args, **kwargs):
+        if _Run.current is not None:  # a grader used by another grader: same run, same budget
+            return grader(*args, **kwargs)
+        this = _Run.current = _Run()
+        try:
+            with budget(TOTAL_SECONDS, remember_hangs):
+                report = grader(*args, **kwargs)
+            if isinstance(report, Report):
+                return report
+            problem = f"it returned {show(report)}"
+        except TimeUp:
+            problem = None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # noqa: BLE001 -- a grader must return a report, whatever happened
+            problem = describe_error(err)
+        finally:
+            _Run.current = None
+        report = this.report or Report(f"{grader.__name__}: could not grade")
+        if problem is None:
+            why = (f"Grading stopped after {TOTAL_SECONDS:g} s, the most any grader may take. "
+                   + (f"{this.hung[0].upper()}{this.hung[1:]} did not return once; make it return."
+                      if this.hung else "Your code (or the cases it asks for) takes too long; make "
+                      "each call finish in well under a second."))
+            _declared(report, "time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
+        else:
+            _declared(report, "grading", "the grader can read what your code returns").fail(
+                f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
+                "built by your code; if you did, this is a bug in the course, please report it.")
+        return report.finish(ran=False)
+    return run
+
+
+def _declared(report, name, requirement):
+    """The check ``name``, declared now if the grader did not declare it."""
+    found = next((c for c in report.checks if c.name == name), None)
+    return found or report.declare(name, requirement)
+
+
+def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
+    """Call a learner's function from a course cell: its value, or None after one plain sentence.
+
+    Same limits as the graders (``seconds`` at most, ``time.sleep`` included),
+    never hangs, never raises (except the learner's own KeyboardInterrupt).
+    """
+    if not callable(fn):
+        print(f"{what[0].upper()}{what[1:]} is {show(fn, 60)}, not a function: run the cell that "
+              "defines it first.")
+        return None
+    try:  # the budget: a policy the supervisor calls for fn is not called again after one hang
+        with budget(seconds + 1.0):
+            call = call_learner(functools.partial(fn, **kwargs), *args, seconds=seconds, what=what)
+    except TimeUp:  # not expected (the call ends first), but a cell must never see it
+        call = Call(False, problem=f"{what} did not return within {seconds:g} s.")
+    if call.ok:
+        return call.value
+    if call.not_implemented:
+        problem = (f"{what} is not written yet: replace the `raise NotImplementedError` line in the "
+                   "exercise cell above, then run this cell again.")
+    else:
+        problem = call.problem
+    print(problem[0].upper() + problem[1:])
+    return None

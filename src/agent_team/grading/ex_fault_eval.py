@@ -43,7 +43,7 @@ from ..limits import describe_error
 from ..oracle import run_tests
 from ..roles import ROLES
 from ..supervisor import supervise
-from .core import Report, show
+from .core import Report, grading_run, show
 from .shapes import kind
 
 MAX_ROUNDS, MAX_SECONDS, MAX_ROWS, TOTAL_SECONDS = 12, 2.0, 16, 4.0
@@ -193,6 +193,7 @@ def _run_rows(report, rows):
     return ran
 
 
+@grading_run(remember_hangs=False)  # a row's looping policy must cost what it costs outside
 def check_fault_eval(rows):
     """Grade an eval: a list of ``(name, supervise_kwargs, expected_status)`` rows; always returns a Report."""
     report = Report("Exercise 4.1: an eval of faults", exercise="4.1",

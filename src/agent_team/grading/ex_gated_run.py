@@ -27,7 +27,7 @@ from ..faults import FAULTS, run_fault
 from ..gated import STEPS, gated
 from ..gated import run_outcomes as reference_outcomes
 from ..supervisor import supervise
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 
 __all__ = ["check_run_outcomes", "REQUIREMENTS"]
 
@@ -56,6 +56,7 @@ def _outcome_shape(value):
     return None
 
 
+@grading_run
 def check_run_outcomes(fn):
     """Grade exercise 6.2: ``run_outcomes(run)`` against the reference over healthy and faulty runs."""
     report = Report("Exercise 6.2: a whole run through the gate", exercise="6.2",

@@ -35,7 +35,7 @@ from ..faults import EXEC_SOURCE, coder_writing
 from ..policies import FULL_SOURCE
 from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
 from ..supervisor import supervise
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 from .shapes import kind
 
 WORDS = ("exec", "__import__")
@@ -149,6 +149,7 @@ def _in_supervisor(report, rule):
         report.fail("in the supervisor", "With your rule on, the coder's __import__ patch still landed.")
 
 
+@grading_run
 def check_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
     report = Report("Exercise 4.2: a hardening rule", exercise="4.2",

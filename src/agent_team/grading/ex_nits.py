@@ -38,7 +38,7 @@ import random
 from ..oracle import run_tests
 from ..policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, PLAN_TEXT, nits_reviewer, read_verdict
 from ..repo import GOAL, REVIEW_PATH, SRC_PATH, STUB_SOURCE, initial_repo
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 from .shapes import fresh, kind
 
 NITS_LIMIT = 3
@@ -163,6 +163,7 @@ def _diagnose(view_, got, want):
     return None
 
 
+@grading_run
 def check_nits_reviewer(fn):
     """Grade a reviewer policy with a nits counter; always returns a Report."""
     report = Report("Exercise 2.1: the nits counter", exercise="2.1",

@@ -26,7 +26,7 @@ import copy
 from .. import faults
 from ..faults import FAULTS
 from ..supervisor import supervise
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 from .ex_fault_eval import KEYWORDS
 
 __all__ = ["check_my_fault", "FAULT_KEYS", "REQUIREMENTS"]
@@ -85,6 +85,7 @@ def _evidence(report, fault, run, which):
     return call.value or None
 
 
+@grading_run(remember_hangs=False)  # a looping policy is part of what a fault may do
 def check_my_fault(fault):
     """Grade exercise 6.1: a fault of the learner's own, with its expected status and trace evidence."""
     report = Report("Exercise 6.1: a fault of your own", exercise="6.1",
@@ -101,7 +102,7 @@ def check_my_fault(fault):
         report.fail("shape", problem)
         return report.finish(ran=False)
     kwargs = dict(fault["kwargs"])
-    call = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=30.0, what="supervise with your fault")
+    call = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=5.0, what="supervise with your fault")
     if not call.ok:
         report.fail("runs", call.problem + " Check the values in 'kwargs': each must be what supervise expects.")
         return report.finish(ran=False)
@@ -115,7 +116,7 @@ def check_my_fault(fault):
     if run.status != fault["expect"]:
         report.fail("expected status", f"you expected {fault['expect']!r}, but the run ended {run.status!r}: "
                                         f"{run.stop_reason}.")
-    again = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=30.0, what="supervise with your fault")
+    again = call_learner(lambda: supervise(**copy.copy(kwargs)), seconds=5.0, what="supervise with your fault")
     if not again.ok or again.value.trace != run.trace:
         report.fail("replayable", "a second run gave a different trace. Does your policy use randomness, the "
                                   "clock, or state kept between calls? An eval must give the same answer every time.")

@@ -37,8 +37,8 @@ import random
 
 from ..oracle import CASES
 from ..repo import SRC_PATH, initial_repo
-from .core import Report, call_learner, show
-from .shapes import fresh, kind, str_list
+from .core import Report, call_learner, grading_run, show
+from .shapes import kind, str_list
 
 REQUIREMENTS = (
     ("never raises", "run_tests itself never raises: bad source comes out as failed cases"),
@@ -255,6 +255,7 @@ class _Grading:
                     return
 
 
+@grading_run
 def check_run_tests(fn):
     """Grade a learner's ``run_tests(repo)``; always returns a Report."""
     report = Report("Exercise 1.1: run_tests", exercise="1.1",

@@ -40,7 +40,7 @@ import random
 
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from .core import Report, call_learner, show
+from .core import Report, call_learner, grading_run, show
 from .shapes import fresh
 
 __all__ = ["check_gate", "expected_gate", "gate_cases"]
@@ -232,6 +232,7 @@ def _rule(group, outcomes, want, got):
     return group or _diagnose(outcomes, want, got)
 
 
+@grading_run
 def check_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate; never raises."""
     cases = gate_cases()

@@ -35,7 +35,7 @@ import time
 
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
-from .core import Report, call_learner, first_divergence, show
+from .core import Report, call_learner, first_divergence, grading_run, show
 
 TOTAL_SECONDS = 5.0
 
@@ -236,6 +236,7 @@ def _compare(report, scenario, value, calls, judged):
                                      [f"{r}: {show(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
 
 
+@grading_run
 def check_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
     report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1").declare_all(REQUIREMENTS)
