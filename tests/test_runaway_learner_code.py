@@ -98,6 +98,17 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
     report, seconds = timed(check_gate, counted_loop)
     assert len(calls) == 1
     assert seconds < CALL_SECONDS + 3
+
+    @grading_run
+    def calls_twice(fn):  # a grader that does not stop by itself: the run stops it
+        report = Report("two calls")
+        check = report.declare("second call", "the learner's code is called a second time")
+        call_learner(fn, what="your function")
+        check.fail(call_learner(fn, what="your function").problem)
+        return report.finish()
+
+    report, seconds = timed(calls_twice, counted_loop)
+    assert len(calls) == 2 and seconds < CALL_SECONDS + 3
     assert "already did not return once" in str(report)
 
 
