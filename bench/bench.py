@@ -3,16 +3,16 @@
 (a) bare Pyodide: a page that imports the site's own pyodide.mjs, boots it and runs `1+1`;
 (b) the course, opening part 1 to kernel idle, then the first output after idle (its first code cell);
 (c) bytes and requests of that load;
-each of them twice: *cold* (a fresh browser context: empty cache and storage, a first visit) and
-*warm* (a new tab in the same context right after: the browser cache, service worker and storage
-of the first visit, a learner coming back); and the run-all time of every notebook.
+each of them twice: *cold* (a fresh browser profile: empty cache and storage, a first visit) and
+*warm* (a new tab in the same browser profile right after: the disk cache, service worker and
+storage of the first visit, a learner coming back); and the run-all time of every notebook.
 (b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
 builds it, and by default `unpatched` (no start-up patch), so what the patches buy is visible;
 `--variants shipped,no-prewarm,no-service-worker` shows one lever at a time.
 Samples are interleaved (bare, then each variant, --repeat times) and the medians reported with
 their ratio to (a) of the same kind (cold to cold, warm to warm), with the load average, since
 timings on a shared machine are noisy. Results go to bench/results.json.
-Same network guard as the browser tests: nothing but 127.0.0.1 is reachable.
+Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
     python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,unpatched]
                           [--no-build] [--no-run-all] [--timeline]
@@ -28,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,22 +69,50 @@ def notebooks():
     return found
 
 
-def bare_boot(browser, base):
+class Profile:
+    """A fresh browser profile on disk (empty cache and storage) with the network guard, as a
+    learner's browser keeps one: its disk cache (and compiled-code cache) is what a return visit
+    reuses. Not lite.new_page: Playwright turns the HTTP cache off in a context with a route, and
+    an in-memory context cache drops the 9.6 MB pyodide.asm.wasm. The guard still records any
+    request to another origin; --host-resolver-rules (lite.CHROMIUM_ARGS) lets none leave 127.0.0.1."""
+
+    def __init__(self, playwright, base, count_bytes=False):
+        self.dir = tempfile.mkdtemp(prefix="bench-profile-")
+        self.context = playwright.chromium.launch_persistent_context(
+            self.dir, executable_path=lite.CHROMIUM, args=lite.CHROMIUM_ARGS)
+        self.guard = lite.Guard(lite._origin(base))
+        self.context.on("request", self.guard.on_request)
+        self.context.on("requestfailed", self.guard.on_failed)
+        if count_bytes:
+            self.context.on("requestfinished", self.guard.on_finished)
+        self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def new_tab(self):
+        """The first visit's tab is closed; its cache, service worker and storage stay."""
+        self.page.close()
+        self.page = self.context.new_page()
+        return self.page
+
+    def close(self):
+        self.context.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+        assert not self.guard.blocked, self.guard.blocked
+
+
+def bare_boot(playwright, base):
     """{cold, warm}: seconds from navigation to `1+1` answered, first visit then a new tab."""
-    page, guard = lite.new_page(browser, base)
+    profile = Profile(playwright, base)
+    page = profile.page
     out = {}
     for kind in KINDS:
         if kind == "warm":
-            context = page.context
-            page.close()
-            page = context.new_page()
+            page = profile.new_tab()
         page.goto(base + "bare.html")
         page.wait_for_function("() => window.benchResult", timeout=120_000, polling=10)
         result = page.evaluate("() => window.benchResult")
         assert result["value"] == 2, result
         out[kind] = result["seconds"]
-    page.context.close()
-    assert not guard.blocked, guard.blocked
+    profile.close()
     return out
 
 
@@ -100,18 +129,17 @@ def worker_stages(page):
     return {}
 
 
-def course_start(browser, base, path, timeline=False):
+def course_start(playwright, base, path, timeline=False):
     """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit."""
-    page, guard = lite.new_page(browser, base, count_bytes=True)
+    profile = Profile(playwright, base, count_bytes=True)
+    page, guard = profile.page, profile.guard
     starts = []
     if timeline:
         page.context.on("request", lambda r: starts.append((time.monotonic(), r.url)))
     out = {}
     for kind in KINDS:
         if kind == "warm":
-            context = page.context
-            page.close()  # the first visit's tab is gone; its cache, service worker and storage stay
-            page = context.new_page()
+            page = profile.new_tab()
         guard.bytes = guard.requests = 0
         t0 = time.monotonic()
         idle = lite.open_notebook(page, base, path)
@@ -126,8 +154,7 @@ def course_start(browser, base, path, timeline=False):
             for t, url in starts:
                 print(f"  {t - t0:6.2f} s  {url.replace(base, '/')}")
             starts.clear()
-    page.context.close()
-    assert not guard.blocked, guard.blocked
+    profile.close()
     return out
 
 
@@ -219,21 +246,21 @@ def main():
     course = {n: [] for n in variants}
     runs = {}
     with sync_playwright() as p:
-        browser = lite.launch(p)
-        bare_boot(browser, base)  # warm-up: the OS file cache, Chromium's compile workers
+        bare_boot(p, base)  # warm-up: the OS file cache, Chromium's compile workers
         for i in range(args.repeat):
-            bare.append(bare_boot(browser, base))
+            bare.append(bare_boot(p, base))
             line = f"sample {i + 1} (load {os.getloadavg()[0]:.1f}): bare {bare[-1]['cold']:.2f}/{bare[-1]['warm']:.2f} s"
             for name in variants:
-                start = course_start(browser, site_base[name], part1, timeline=args.timeline and i == 0)
+                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0)
                 course[name].append(start)
                 line += f"; {name} idle {start['cold']['idle']:.2f}/{start['warm']['idle']:.2f} s"
             print(line + "  (cold/warm)", flush=True)
         if not args.no_run_all:
+            browser = lite.launch(p)
             for path in notebooks():
                 runs[path] = run_all(browser, site_base["shipped"], path)
                 print(f"run all {path}: {runs[path]:.2f} s", flush=True)
-        browser.close()
+            browser.close()
     server.shutdown()
     load_after = os.getloadavg()
 
