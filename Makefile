@@ -66,7 +66,7 @@ site: $(SITE_STAMP) $(NPM_STAMP)
 serve: site
 	$(PY) site/serve.py --port $(PORT)
 
-# Cold-start benchmark (not a test): bare Pyodide vs the course, in one Chromium run.
+# Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site.
 bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
 	CHROMIUM=$(CHROMIUM) $(PY) bench/bench.py
 

@@ -1,14 +1,21 @@
-"""Cold-start benchmark of the site (`make bench`; not a test). One Chromium run measures:
+"""Start-up benchmark of the site (`make bench`; not a test). One Chromium run measures, side by side:
 
 (a) bare Pyodide: a page that imports the site's own pyodide.mjs, boots it and runs `1+1`;
-(b) the course: navigation to kernel idle on part 1, first output after idle (its first code cell),
-    and run-all of each notebook;
-(c) bytes transferred by the first load of part 1 (to kernel idle).
-Every sample is a cold start (a fresh browser context: empty cache and storage); the median of
---repeat samples is reported, with its ratio to (a). Results go to bench/results.json.
-Same network guard as the browser tests: nothing but 127.0.0.1 is reachable.
+(b) the course, opening part 1 to kernel idle, then the first output after idle (its first code cell);
+(c) bytes and requests of that load;
+each of them twice: *cold* (a fresh browser profile: empty cache and storage, a first visit) and
+*warm* (a new tab in the same browser profile right after: the disk cache, service worker and
+storage of the first visit, a learner coming back); and the run-all time of every notebook.
+(b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
+builds it, and by default `unpatched` (no start-up patch), so what the patches buy is visible;
+`--variants shipped,no-prewarm,no-service-worker` shows one lever at a time.
+Samples are interleaved (bare, then each variant, --repeat times) and the medians reported with
+their ratio to (a) of the same kind (cold to cold, warm to warm), with the load average, since
+timings on a shared machine are noisy. Results go to bench/results.json.
+Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
-    python bench/bench.py [--site _output] [--repeat 3] [--no-build] [--timeline]
+    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,unpatched]
+                          [--no-build] [--no-run-all] [--timeline]
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,6 +59,7 @@ JS_FIRST_OUTPUT = """async () => {
   }
   return { seconds: (performance.now() - t0) / 1000, outputs: cell.model.outputs.length };
 }"""
+KINDS = ("cold", "warm")
 
 
 def notebooks():
@@ -60,41 +69,92 @@ def notebooks():
     return found
 
 
-def bare_boot(browser, base):
-    page, guard = lite.new_page(browser, base)
-    page.goto(base + "bare.html")
-    page.wait_for_function("() => window.benchResult", timeout=120_000, polling=10)
-    result = page.evaluate("() => window.benchResult")
-    page.context.close()
-    assert result["value"] == 2 and not guard.blocked, (result, guard.blocked)
-    return result["seconds"]
+class Profile:
+    """A fresh browser profile on disk (empty cache and storage) with the network guard, as a
+    learner's browser keeps one: its disk cache (and compiled-code cache) is what a return visit
+    reuses. Not lite.new_page: Playwright turns the HTTP cache off in a context with a route, and
+    an in-memory context cache drops the 9.6 MB pyodide.asm.wasm. The guard still records any
+    request to another origin; --host-resolver-rules (lite.CHROMIUM_ARGS) lets none leave 127.0.0.1."""
+
+    def __init__(self, playwright, base, count_bytes=False):
+        self.dir = tempfile.mkdtemp(prefix="bench-profile-")
+        self.context = playwright.chromium.launch_persistent_context(
+            self.dir, executable_path=lite.CHROMIUM, args=lite.CHROMIUM_ARGS)
+        self.guard = lite.Guard(lite._origin(base))
+        self.context.on("request", self.guard.on_request)
+        self.context.on("requestfailed", self.guard.on_failed)
+        if count_bytes:
+            self.context.on("requestfinished", self.guard.on_finished)
+        self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def new_tab(self):
+        """The first visit's tab is closed; its cache, service worker and storage stay."""
+        self.page.close()
+        self.page = self.context.new_page()
+        return self.page
+
+    def close(self):
+        self.context.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+        assert not self.guard.blocked, self.guard.blocked
 
 
-def course_start(browser, base, path, timeline=False):
-    page, guard = lite.new_page(browser, base, count_bytes=True)
-    starts = []
-    if timeline:
-        page.context.on("request", lambda r: starts.append((time.monotonic(), r.url)))
-    t0 = time.monotonic()
-    idle = lite.open_notebook(page, base, path)
+def bare_boot(playwright, base):
+    """{cold, warm}: seconds from navigation to `1+1` answered, first visit then a new tab."""
+    profile = Profile(playwright, base)
+    page = profile.page
+    out = {}
+    for kind in KINDS:
+        if kind == "warm":
+            page = profile.new_tab()
+        page.goto(base + "bare.html")
+        page.wait_for_function("() => window.benchResult", timeout=120_000, polling=10)
+        result = page.evaluate("() => window.benchResult")
+        assert result["value"] == 2, result
+        out[kind] = result["seconds"]
+    profile.close()
+    return out
+
+
+def worker_stages(page):
+    """Seconds from navigation at which the kernel's worker finished each stage (site/build.py)."""
     origin = page.evaluate("() => performance.timeOrigin")
-    stages = {}
-    for worker in page.workers:  # the kernel's worker notes when its stages ended (site/build.py)
+    for worker in page.workers:
         try:
             times = worker.evaluate("() => globalThis.__agentTeamTimes || null")
         except Exception:  # noqa: BLE001 -- not our worker
             times = None
         if times:
-            stages = {f"worker_{k}": round((v - origin) / 1000, 3) for k, v in times.items()}
-    first = page.evaluate(JS_FIRST_OUTPUT)
-    page.wait_for_timeout(300)  # let the last responses finish for the byte count
-    out = {"idle": idle, "first_output": first["seconds"], "bytes": guard.bytes, "requests": guard.requests,
-           "stages": stages}
+            return {k: round((v - origin) / 1000, 3) for k, v in times.items()}
+    return {}
+
+
+def course_start(playwright, base, path, timeline=False):
+    """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit."""
+    profile = Profile(playwright, base, count_bytes=True)
+    page, guard = profile.page, profile.guard
+    starts = []
     if timeline:
-        for t, url in starts:
-            print(f"  {t - t0:6.2f} s  {url.replace(base, '/')}")
-    page.context.close()
-    assert not guard.blocked, guard.blocked
+        page.context.on("request", lambda r: starts.append((time.monotonic(), r.url)))
+    out = {}
+    for kind in KINDS:
+        if kind == "warm":
+            page = profile.new_tab()
+        guard.bytes = guard.requests = 0
+        t0 = time.monotonic()
+        idle = lite.open_notebook(page, base, path)
+        sample = {"idle": idle, "stages": worker_stages(page)}
+        if kind == "cold":
+            sample["first_output"] = page.evaluate(JS_FIRST_OUTPUT)["seconds"]
+        page.wait_for_timeout(300)  # let the last responses finish for the byte count
+        sample.update(bytes=guard.bytes, requests=guard.requests)
+        out[kind] = sample
+        if timeline:
+            print(f"{kind} start:")
+            for t, url in starts:
+                print(f"  {t - t0:6.2f} s  {url.replace(base, '/')}")
+            starts.clear()
+    profile.close()
     return out
 
 
@@ -107,86 +167,146 @@ def run_all(browser, base, path):
     return seconds
 
 
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def summary(samples, bare):
+    """Medians of one variant's samples, each ratio against bare Pyodide of the same kind."""
+    out = {}
+    for kind in KINDS:
+        prefix = "" if kind == "cold" else "warm_"
+        runs = [s[kind] for s in samples]
+        idle = median([r["idle"] for r in runs])
+        out[prefix + "kernel_idle_s"] = round(idle, 3)
+        out[prefix + "kernel_idle_ratio"] = round(idle / bare[kind], 2)
+        names = {k for r in runs for k in r["stages"]}
+        # seconds from navigation: the worker got the prewarm request, Pyodide and every preloaded
+        # package were ready, the kernel's imports were done
+        out[prefix + "worker_stages_s"] = {k: round(median([r["stages"][k] for r in runs if k in r["stages"]]), 3)
+                                           for k in sorted(names, key=lambda k: median(
+                                               [r["stages"][k] for r in runs if k in r["stages"]]))}
+        out[prefix + "load_bytes"] = int(median([r["bytes"] for r in runs]))
+        out[prefix + "load_requests"] = int(median([r["requests"] for r in runs]))
+    first = median([s["cold"]["first_output"] for s in samples])
+    out["first_output_after_idle_s"] = round(first, 3)
+    out["first_output_ratio"] = round((out["kernel_idle_s"] + first) / bare["cold"], 2)
+    return out
+
+
+def build_variants(site, variants):
+    """{variant: built site folder}; `shipped` goes to --site, the others under build/bench-sites/."""
+    sites = {}
+    for name in variants:
+        dest = site if name == "shipped" else ROOT / "build" / "bench-sites" / name
+        subprocess.run([sys.executable, str(ROOT / "bench" / "variants.py"), name, "--output", str(dest)],
+                       check=True)
+        sites[name] = dest
+    return sites
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, default=ROOT / "_output")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--no-build", action="store_true", help="use the site as it is")
+    ap.add_argument("--variants", default="shipped,unpatched",
+                    help="comma-separated: shipped, unpatched, no-<lever> (bench/variants.py); shipped first")
+    ap.add_argument("--no-build", action="store_true", help="use the sites as they are")
+    ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")
     ap.add_argument("--timeline", action="store_true", help="print the request timeline of one start")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     args = ap.parse_args()
+    variants = args.variants.split(",")
+    if variants[0] != "shipped":
+        sys.exit("--variants must start with shipped (the site the top-level figures describe)")
     site = args.site.resolve()
-    if not args.no_build:
-        subprocess.run([sys.executable, str(ROOT / "site" / "build.py"), "--output", str(site)], check=True)
+    if args.no_build:
+        sites = {n: site if n == "shipped" else ROOT / "build" / "bench-sites" / n for n in variants}
+    else:
+        sites = build_variants(site, variants)
     part1 = notebooks()[0]
 
     bench_root = ROOT / "build" / "bench-root"
     shutil.rmtree(bench_root, ignore_errors=True)
     bench_root.mkdir(parents=True)
-    (bench_root / "site").symlink_to(site)
+    (bench_root / "site").symlink_to(site)  # bare.html loads the shipped site's Pyodide
+    for name, path in sites.items():
+        if name != "shipped":
+            (bench_root / name).symlink_to(path.resolve())
     (bench_root / "bare.html").write_text(BARE_HTML)
     server, base = serve.start(bench_root)
-    site_base = base + "site/"
+    site_base = {n: base + ("site/" if n == "shipped" else n + "/") for n in variants}
 
     from playwright.sync_api import sync_playwright
 
-    samples = {"bare": [], "idle": [], "first_output": [], "bytes": [], "requests": []}
-    stages = []
+    load_before = os.getloadavg()
+    bare = []
+    course = {n: [] for n in variants}
     runs = {}
     with sync_playwright() as p:
-        browser = lite.launch(p)
-        bare_boot(browser, base)  # warm-up: the OS file cache, Chromium's compile workers
+        bare_boot(p, base)  # warm-up: the OS file cache, Chromium's compile workers
         for i in range(args.repeat):
-            samples["bare"].append(bare_boot(browser, base))
-            start = course_start(browser, site_base, part1, timeline=args.timeline and i == 0)
-            for k in ("idle", "first_output", "bytes", "requests"):
-                samples[k].append(start[k])
-            stages.append(start["stages"])
-            print(f"sample {i + 1}: bare {samples['bare'][-1]:.2f} s, kernel idle {start['idle']:.2f} s, "
-                  f"first output +{start['first_output']:.2f} s, {start['bytes'] / 1e6:.1f} MB; worker: "
-                  + ", ".join(f"{k[7:]} {v:.2f} s" for k, v in start["stages"].items()), flush=True)
-        for path in notebooks():
-            runs[path] = run_all(browser, site_base, path)
-            print(f"run all {path}: {runs[path]:.2f} s", flush=True)
-        browser.close()
+            bare.append(bare_boot(p, base))
+            line = f"sample {i + 1} (load {os.getloadavg()[0]:.1f}): bare {bare[-1]['cold']:.2f}/{bare[-1]['warm']:.2f} s"
+            for name in variants:
+                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0)
+                course[name].append(start)
+                line += f"; {name} idle {start['cold']['idle']:.2f}/{start['warm']['idle']:.2f} s"
+            print(line + "  (cold/warm)", flush=True)
+        if not args.no_run_all:
+            browser = lite.launch(p)
+            for path in notebooks():
+                runs[path] = run_all(browser, site_base["shipped"], path)
+                print(f"run all {path}: {runs[path]:.2f} s", flush=True)
+            browser.close()
     server.shutdown()
+    load_after = os.getloadavg()
 
-    med = {k: statistics.median(v) for k, v in samples.items()}
-    bare = med["bare"]
+    bare_med = {k: median([b[k] for b in bare]) for k in KINDS}
+    shipped = summary(course["shipped"], bare_med)
     result = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
         "chromium": subprocess.run([lite.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
         "repeat": args.repeat,
         "notebook": part1,
-        "bare_pyodide_s": round(bare, 3),
-        "kernel_idle_s": round(med["idle"], 3),
-        "kernel_idle_ratio": round(med["idle"] / bare, 2),
-        "first_output_after_idle_s": round(med["first_output"], 3),
-        "first_output_ratio": round((med["idle"] + med["first_output"]) / bare, 2),
-        "first_load_bytes": int(med["bytes"]),
-        "first_load_requests": int(med["requests"]),
+        "bare_pyodide_s": round(bare_med["cold"], 3),
+        "warm_bare_pyodide_s": round(bare_med["warm"], 3),
+        **shipped,
+        "first_load_bytes": shipped["load_bytes"],
+        "first_load_requests": shipped["load_requests"],
+        "variants": {n: summary(course[n], bare_med) for n in variants if n != "shipped"},
         "run_all_s": {k: round(v, 3) for k, v in runs.items()},
-        "run_all_ratio": {k: round(v / bare, 2) for k, v in runs.items()},
-        # seconds from navigation: the kernel worker got the prewarm request (the kernel extension
-        # activated), Pyodide and all preloaded packages were ready, the kernel's imports were done
-        "worker_stages_s": {k: round(statistics.median(st[k] for st in stages if k in st), 3)
-                            for k in (stages[0] if stages else {})},
-        "samples": samples,
+        "run_all_ratio": {k: round(v / bare_med["cold"], 2) for k, v in runs.items()},
+        "samples": {"bare": bare, "course": course},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nbare Pyodide boot (1+1)        {bare:6.2f} s   1.00x")
-    print(f"course: kernel idle            {med['idle']:6.2f} s   {med['idle'] / bare:.2f}x")
-    print(f"course: first output           {med['idle'] + med['first_output']:6.2f} s   "
-          f"{(med['idle'] + med['first_output']) / bare:.2f}x  (+{med['first_output']:.2f} s after idle)")
+    report(result, variants, runs)
+    print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+
+
+def report(result, variants, runs):
+    load = result["load_average"]
+    print(f"\nload average {load['before'][0]:.1f} before, {load['after'][0]:.1f} after "
+          f"({result['repeat']} samples, medians)")
+    print(f"{'':34}{'cold':>16}{'warm':>16}")
+    print(f"{'bare Pyodide boot (1+1)':34}{result['bare_pyodide_s']:10.2f} s 1.00x"
+          f"{result['warm_bare_pyodide_s']:10.2f} s 1.00x")
+    for name in variants:
+        r = result if name == "shipped" else result["variants"][name]
+        print(f"{name + ': kernel idle':34}{r['kernel_idle_s']:10.2f} s {r['kernel_idle_ratio']:.2f}x"
+              f"{r['warm_kernel_idle_s']:10.2f} s {r['warm_kernel_idle_ratio']:.2f}x")
+        for prefix, kind in (("", "cold"), ("warm_", "warm")):
+            stages = r[prefix + "worker_stages_s"]
+            print(f"    {kind}: {r[prefix + 'load_bytes'] / 1e6:.1f} MB in {r[prefix + 'load_requests']} requests"
+                  + ("; worker (s from navigation): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
+                     if stages else ""))
+    print(f"first output (shipped): +{result['first_output_after_idle_s']:.2f} s after idle, "
+          f"{result['first_output_ratio']:.2f}x bare")
     for k, v in runs.items():
-        print(f"run all {k:<22} {v:6.2f} s   {v / bare:.2f}x")
-    print(f"first load: {med['bytes'] / 1e6:.1f} MB in {int(med['requests'])} requests")
-    if result["worker_stages_s"]:
-        print("kernel worker (s from navigation): " + ", ".join(
-            f"{k[7:]} {v:.2f}" for k, v in result["worker_stages_s"].items()) + f", idle {med['idle']:.2f}")
-    print(f"wrote {args.out.relative_to(ROOT)}")
+        print(f"run all {k:<36} {v:6.2f} s   {v / result['bare_pyodide_s']:.2f}x")
 
 
 if __name__ == "__main__":

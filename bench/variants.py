@@ -1,0 +1,67 @@
+"""Build the site with some of its start-up levers switched off, so `make bench` can show what each buys.
+
+    python bench/variants.py NAME --output DIR [build.py options]
+
+NAME is `shipped` (the site as `make site` builds it) or a `+`-joined list of levers to leave out,
+e.g. `no-prewarm`, `no-service-worker`, `no-prewarm+no-service-worker` (= `unpatched`).
+A lever is a patch step of site/build.py; it is switched off by replacing the step with a no-op
+before build.py's main() runs, so build.py itself needs no option for it. The table names every
+place the step has lived (build.py's own functions, or the site/ module that took it over): a
+name that is not there is skipped, a lever none of whose places exists stops the build.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+SITE = Path(__file__).resolve().parents[1] / "site"
+LEVERS = {
+    # the kernel's worker boots Pyodide while JupyterLab loads (page script + bundle patches)
+    "prewarm": [("build", "patch_prewarm"), ("kernel_worker", "patch")],
+    # the service worker stops proxying static files (and, where present, isolates the page)
+    "service-worker": [("build", "patch_service_worker"), ("isolation", "patch")],
+}
+ALIASES = {"unpatched": "no-prewarm+no-service-worker"}
+
+
+def levers_off(name: str) -> list[str]:
+    """The levers a variant name leaves out ([] for `shipped`); a clear error for a typo."""
+    name = ALIASES.get(name, name)
+    if name == "shipped":
+        return []
+    off = []
+    for part in name.split("+"):
+        lever = part.removeprefix("no-")
+        if not part.startswith("no-") or lever not in LEVERS:
+            sys.exit(f"unknown variant {part!r}: use shipped, unpatched or no-<lever> with a lever in "
+                     f"{', '.join(LEVERS)}")
+        off.append(lever)
+    return off
+
+
+def switch_off(build, lever: str) -> None:
+    found = 0
+    for module_name, func in LEVERS[lever]:
+        module = build if module_name == "build" else sys.modules.get(module_name)
+        if module is not None and hasattr(module, func):
+            setattr(module, func, lambda *args, **kw: None)
+            found += 1
+    if not found:
+        sys.exit(f"lever {lever!r}: none of {LEVERS[lever]} exists in site/ any more: update bench/variants.py")
+
+
+def main() -> None:
+    name, rest = sys.argv[1], sys.argv[2:]
+    off = levers_off(name)
+    sys.path.insert(0, str(SITE))
+    build = importlib.import_module("build")
+    for lever in off:
+        switch_off(build, lever)
+    sys.argv = [str(SITE / "build.py"), *rest]
+    build.main()
+
+
+if __name__ == "__main__":
+    main()
