@@ -6,7 +6,9 @@ notebook's metadata (nbclient stores it when tools/notebooks.py executes the not
 JupyterLite kernel implements `commInfoRequest`, but JupyterLite's `BaseKernel.handleMessage`
 has no case for that message, so no reply ever comes, the restore never happens and every saved
 widget says "Loading widget..." until its cell is run again. The patch adds the missing case,
-replying the way the class answers its other requests (`_kernelInfo`).
+replying the way the class answers its other requests (`_kernelInfo`); should the kernel fail
+to answer, the reply lists no widgets (the saved state is still restored) and the kernel still
+goes back to idle.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ DISPATCH = re.compile(r'case"comm_close":await this\.commClose\((\w+)\)\}this\._
 # The module's name for @jupyterlab/services, taken from how the same class answers kernel_info.
 SERVICES = re.compile(r'(\w+)\.KernelMessage\.createMessage\(\{msgType:"kernel_info_reply"')
 REPLY = ('case"comm_close":await this.commClose({m});break;case"comm_info_request":'
-         '{{let c=await this.commInfoRequest({m}.content);this._sendMessage({s}.KernelMessage.createMessage('
+         '{{let c={{status:"ok",comms:{{}}}};try{{c=await this.commInfoRequest({m}.content)}}'
+         'catch(x){{console.warn("agent_team: comm_info_request failed",x)}}'
+         'this._sendMessage({s}.KernelMessage.createMessage('
          '{{msgType:"comm_info_reply",channel:"shell",session:{m}.header.session,parentHeader:{m}.header,content:c}}))}}'
          '}}this._idle({m})}}')
 

@@ -38,7 +38,8 @@ SW_ISOLATE = (
 
 # The notebook pages, first thing. Registers the worker with the URL JupyterLite uses (and marks
 # its version as installed, so that JupyterLite does not unregister it as stale), then reloads
-# once it controls the page. Once per tab session: no reload loop if isolation still fails.
+# once it controls the page, at the address it was opened with (JupyterLab may have dropped
+# `?path=` from it by then). Once per tab session: no reload loop if isolation still fails.
 PAGE_AFTER = '<meta charset="utf-8">'
 PAGE_SCRIPT = (
     '\n    <script>/* agent_team: cross-origin isolation for Kernel -> Interrupt (site/isolation.py) */'
@@ -46,7 +47,7 @@ PAGE_SCRIPT = (
     '&&!sessionStorage.getItem("agentTeamIsolating"))try{'
     'sessionStorage.setItem("agentTeamIsolating","1");globalThis.__agentTeamReloading=true;'
     'let s=navigator.serviceWorker,w=new URL("../service-worker.js?enableCache=false",location.href).href,'
-    'reload=()=>location.reload();'
+    'here=location.href,reload=()=>location.replace(here);'
     'localStorage.setItem(w+"-version","{version}");'
     's.addEventListener("controllerchange",reload);'
     's.register(w).then(()=>s.ready).then(g=>{if(s.controller&&g.active&&s.controller.scriptURL===w)reload()})'
