@@ -80,6 +80,12 @@ WORKER_LOAD = re.compile(r"this\._pyodide=await (\w+)\(\{indexURL:")
 WORKER_EXECUTE = re.compile(r"async execute\(\w+,\w+\)\{")
 CLEAR = "globalThis.__agentTeamInterrupt&&(globalThis.__agentTeamInterrupt[0]=0);"
 
+# coincident 1.2 (the isolated kernel's main <-> worker calls) awaits `Atomics.waitAsync(...).value`,
+# which is a string, not a promise, when the worker has already answered: the call then throws
+# ("value.then is not a function") and the kernel stays busy for good. Accept both.
+WAIT_ASYNC = re.compile(r"(\w+)\((\w+),(\w+)\)\.value\.then\(")
+WAIT_ASYNC_TO = r"Promise.resolve(\1(\2,\3).value).then("
+
 # JupyterLite's kernel client: `interrupt(id)` finds the kernel `k` and its message lock `m`.
 CLIENT_INTERRUPT = re.compile(r"async interrupt\((\w+)\)\{let (\w+)=this\._kernels\.get\(\1\);"
                               r".{0,200}?await \2\.ready;let (\w+)=this\._mutexMap\.get\(\1\);")
@@ -124,6 +130,10 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
     _once(_containing(bundles, PLUGIN_FROM), PLUGIN_FROM,
           PLUGIN_FROM + PLUGIN_ADD.replace(START_WORKER, start))
     _once(_containing(bundles, KERNEL_FROM), KERNEL_FROM, KERNEL_TO)
+    waits = [p for p in bundles if WAIT_ASYNC.search(p.read_text())]
+    if len(waits) != 1 or len(WAIT_ASYNC.findall(waits[0].read_text())) != 2:
+        sys.exit(f"coincident's waitAsync calls have changed (jupyterlite-pyodide-kernel upgrade?): {waits}")
+    waits[0].write_text(WAIT_ASYNC.sub(WAIT_ASYNC_TO, waits[0].read_text()))
     client = _containing(list((out / "build").glob("*.js")), CLIENT_INTERRUPT)
     _sub_once(client, CLIENT_INTERRUPT,
               lambda m: m.group(0) + SIGINT.format(k=m.group(2), m=m.group(3)))

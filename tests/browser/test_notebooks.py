@@ -190,7 +190,10 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
         let out = '';
         const future = kernel.requestExecute({code});
         future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
-        return {reply: (await future.done).content, out};
+        const timeout = new Promise((r) => setTimeout(() => r(null), 60000));
+        const reply = await Promise.race([future.done, timeout]);
+        if (!reply) throw new Error(`no reply to ${code} within 60 s`);
+        return {reply: reply.content, out};
       };
       await run('before = 41');
       const looping = kernel.requestExecute({code: 'while True: pass'});
