@@ -117,7 +117,7 @@ def bare_boot(playwright, base):
 
 
 def worker_stages(page):
-    """Seconds from navigation at which the kernel's worker finished each stage (site/build.py)."""
+    """Seconds from navigation at which the kernel's worker finished each stage (site/kernel_worker.py)."""
     origin = page.evaluate("() => performance.timeOrigin")
     for worker in page.workers:
         try:

@@ -14,10 +14,14 @@ _output/ and build/site/lite/ are deleted first. Steps:
    agent_team): the kernel preloads them all while Pyodide boots (`loadPyodideOptions.packages`),
    so `import agent_team` and `import ipywidgets` just work, with no install cell;
 5. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
-   kernel and the widget manager, taken from their pinned wheels), the notebooks as contents and
-   the widget wheels in the piplite index;
-6. patch the service worker so it stops proxying every static file (see SW_FROM), and the
-   kernel extension so Pyodide boots while JupyterLab loads (see patch_prewarm);
+   kernel and the widget manager, taken from their pinned wheels), the notebooks as contents
+   (as a Jupyter server would hand them over: lines joined, trusted; site/contents.py) and the
+   widget wheels in the piplite index;
+6. patch JupyterLite's bundles, each patch checked to match exactly once:
+   the service worker isolates the pages (COOP/COEP) and stops proxying every static file
+   (site/isolation.py); the kernel worker boots Pyodide while JupyterLab loads and can be
+   interrupted (site/kernel_worker.py); the kernels answer comm_info_request, so saved widgets
+   render on open (site/comm_info.py);
 7. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
@@ -35,6 +39,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check  # noqa: E402
+import comm_info  # noqa: E402
+import contents  # noqa: E402
+import isolation  # noqa: E402
+import kernel_worker  # noqa: E402
 import wheels  # noqa: E402
 from wheels import norm  # noqa: E402
 
@@ -172,92 +180,6 @@ def _missing(key: str, dep: str) -> bool:
     sys.exit(f"{key} depends on {dep}, which the site does not ship")
 
 
-# JupyterLite's service worker answers every GET of the site by fetching it itself when its
-# cache is off (the default): pure overhead, and on a busy 2-core machine its thread was seen to
-# hold back the kernel's wheel downloads for seconds. Let the browser fetch those directly; the
-# worker still serves what it is for (/api/drive, /api/stdin: the kernel's files and input()).
-SW_FROM = 'function shouldDrop(e,t){return"GET"!==e.method||'
-SW_TO = 'function shouldDrop(e,t){return!enableCache||"GET"!==e.method||'
-
-
-def patch_service_worker(out: Path) -> None:
-    sw = out / "service-worker.js"
-    text = sw.read_text()
-    if text.count(SW_FROM) != 1:
-        sys.exit(f"{sw}: the code to patch has changed (jupyterlite-core upgrade?): see SW_FROM")
-    sw.write_text(text.replace(SW_FROM, SW_TO))
-
-
-# Start Pyodide while JupyterLab is still loading. As shipped, the kernel's worker is created
-# only once the notebook is open and its session started (~5 s into a cold load here), and boots
-# Pyodide only then. Three small patches of the kernel extension's bundles (each must match
-# exactly once, or the build stops) make the extension, as soon as it is activated, create the
-# worker and ask it to boot Pyodide with the site's settings; the first kernel then takes that
-# worker, whose initRuntime awaits the Pyodide already booting instead of starting another; the
-# worker also imports piplite and pyodide_kernel (IPython & co.) right after the boot.
-KERNEL_EXT = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
-PREWARM_PLUGIN_FROM = ('u=a.loadPyodideOptions||{};for(let[e,t]of Object.entries(u))e.endsWith("URL")'
-                       '&&"string"==typeof t&&(u[e]=new URL(t,p).href);')
-PREWARM_PLUGIN_ADD = (
-    'if(!crossOriginIsolated&&!globalThis.__agentTeamWorker)try{'
-    'let w=new Worker(new URL("{worker}",new URL("extensions/@jupyterlite/pyodide-kernel-extension/static/",'
-    'new URL(p,location.href))),{type:"module"});'
-    'w.postMessage({__agentTeamPrewarm:{pyodideUrl:g,indexUrl:g.slice(0,g.lastIndexOf("/")+1),'
-    'loadPyodideOptions:u}});globalThis.__agentTeamWorker=w}catch(e){console.warn("no prewarm",e)}')
-PREWARM_KERNEL_FROM = 'initWorker(e){let t=e=>new Worker(e,{type:"module"});'
-PREWARM_KERNEL_TO = ('initWorker(e){let t=e=>{let w=globalThis.__agentTeamWorker;'
-                     'if(w){globalThis.__agentTeamWorker=null;return w}return new Worker(e,{type:"module"})};')
-PREWARM_WORKER_ADD = (
-    # globalThis.__agentTeamTimes: when each stage ended (Date.now()), read by bench/bench.py
-    'self.addEventListener("message",e=>{let p=e.data&&e.data.__agentTeamPrewarm;'
-    'if(p&&!globalThis.__agentTeamPyodide){let T=globalThis.__agentTeamTimes={start:Date.now()};'
-    'globalThis.__agentTeamPyodide=import(p.pyodideUrl)'
-    '.then(m=>m.loadPyodide({indexURL:p.indexUrl,...p.loadPyodideOptions}))'
-    # the kernel's own first imports (it imports them again later: then a no-op)
-    '.then(async py=>{T.booted=Date.now();await py.runPythonAsync("import piplite.piplite\\nimport pyodide_kernel");'
-    'T.imported=Date.now();return py});'
-    'globalThis.__agentTeamPyodide.catch(()=>{});e.stopImmediatePropagation()}});\n')
-PREWARM_WORKER_FROM = 'this._pyodide=await n({indexURL:s,'
-PREWARM_WORKER_TO = 'this._pyodide=await(globalThis.__agentTeamPyodide?()=>globalThis.__agentTeamPyodide:n)({indexURL:s,'
-
-
-# The same request, made by the notebook pages themselves before the JupyterLab bundle loads
-# (~1.5 s earlier than the extension can); the extension then finds the worker already there.
-PREWARM_PAGES = ("lab", "notebooks")
-PREWARM_PAGE_AFTER = '<meta charset="utf-8">'
-PREWARM_PAGE_SCRIPT = (
-    '\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (site/build.py) */'
-    'if(!self.crossOriginIsolated&&!globalThis.__agentTeamWorker&&typeof Worker!=="undefined")try{'
-    'let r=new URL("../",location.href),u=new URL("static/pyodide/pyodide.mjs",r).href,'
-    'w=new Worker(new URL("extensions/@jupyterlite/pyodide-kernel-extension/static/{worker}",r),{type:"module"});'
-    'w.postMessage({__agentTeamPrewarm:{pyodideUrl:u,indexUrl:u.slice(0,u.lastIndexOf("/")+1),'
-    'loadPyodideOptions:{options}}});globalThis.__agentTeamWorker=w}catch(e){console.warn("no prewarm",e)}'
-    '</script>')
-
-
-def _patch_once(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    if text.count(old) != 1:
-        sys.exit(f"{path}: the code to patch has changed (jupyterlite-pyodide-kernel upgrade?)")
-    path.write_text(text.replace(old, new))
-
-
-def patch_prewarm(out: Path, load_pyodide_options: dict) -> None:
-    static = out / KERNEL_EXT
-    (worker,) = static.glob("comlink.worker.*.js")
-    plugin = next(p for p in static.glob("*.js") if PREWARM_PLUGIN_FROM in p.read_text())
-    kernel = next(p for p in static.glob("*.js") if PREWARM_KERNEL_FROM in p.read_text())
-    _patch_once(plugin, PREWARM_PLUGIN_FROM,
-                PREWARM_PLUGIN_FROM + PREWARM_PLUGIN_ADD.replace("{worker}", worker.name))
-    _patch_once(kernel, PREWARM_KERNEL_FROM, PREWARM_KERNEL_TO)
-    _patch_once(worker, PREWARM_WORKER_FROM, PREWARM_WORKER_TO)
-    worker.write_text(PREWARM_WORKER_ADD + worker.read_text())
-    script = PREWARM_PAGE_SCRIPT.replace("{worker}", worker.name).replace(
-        "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
-    for app in PREWARM_PAGES:
-        _patch_once(out / app / "index.html", PREWARM_PAGE_AFTER, PREWARM_PAGE_AFTER + script)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--output", type=Path, default=ROOT / "_output")
@@ -284,8 +206,8 @@ def main() -> None:
 
     config = json.loads((ROOT / "jupyter_lite_config.json").read_text())
     build_cfg = config.setdefault("LiteBuildConfig", {})
-    build_cfg["contents"] = [str((ROOT / c).resolve()) for c in build_cfg.get("contents", [])]
-    build_cfg["contents"] += [str(p.resolve()) for p in args.extra_contents]
+    folders = [(ROOT / c).resolve() for c in build_cfg.get("contents", [])] + [p.resolve() for p in args.extra_contents]
+    build_cfg["contents"] = [str(p) for p in contents.stage(folders, WORK / "contents")]
     build_cfg["output_dir"] = str(out)
     build_cfg["federated_extensions"] = [str(fetched["jupyterlab-widgets"]), str(ext)]
     config.setdefault("PipliteAddon", {})["piplite_urls"] = [
@@ -302,8 +224,10 @@ def main() -> None:
 
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
-    patch_service_worker(out)
-    patch_prewarm(out, settings["loadPyodideOptions"])
+    kernel_worker.patch(out, settings["loadPyodideOptions"])
+    # patched after kernel_worker, so its page script comes first: a page about to reload starts no worker
+    isolation.patch(out, json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"])
+    comm_info.patch(out)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

@@ -1,6 +1,9 @@
 """Every notebook of the course, learner and solution forms, run in Chromium against the built site.
 
-For each notebook: open it in JupyterLite, wait for the Pyodide kernel, run all cells, and check
+For each notebook: open it in JupyterLite, wait for the Pyodide kernel and check that, before
+anything runs, every stored output shows as stored (tests/browser/first_open.py: no comma-prefixed
+printed lines, stored HTML/SVG rendered, saved widgets rendered, not "Loading widget..."); for the
+learner forms again after a save and a reload. Then run all cells, and check
 - no error output, no traceback on stderr, run-all went through every code cell;
 - every grader report in the committed outputs (`<Report 'Exercise ...': status, n/m checks>`)
   appears in the browser too, and in the solution forms every report says "passed";
@@ -21,6 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import first_open
 import lite
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,6 +98,11 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
     expect = EXPECTED.get(site_path, Expect())
 
     idle = lite.open_notebook(page, site_url, site_path)
+    assert page.evaluate("crossOriginIsolated"), "the page is not cross-origin isolated: no Interrupt"
+    assert not first_open.problems(page, disk_path), f"{site_path} on first open"
+    if site_path[:2].isdigit():  # a learner form: what they see after saving their work and coming back
+        first_open.save_and_reload(page)
+        assert not first_open.problems(page, disk_path), f"{site_path} after a save and a reload"
     went_through, seconds = lite.run_all(page)
     cells = lite.cells(page)
     print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
@@ -164,3 +173,42 @@ def answer_quizzes(page):
         quiz.locator("> button:has-text('Check')").click()
         expect(quiz).to_contain_text(re.compile(r"Right:|Not quite:"), timeout=15_000)
     return quizzes.count()
+
+
+def test_interrupt_stops_a_running_cell(guarded, site_url):
+    """Kernel -> Interrupt stops `while True: pass` within 2 s; the kernel keeps its variables.
+
+    The test server sends no COOP/COEP headers (like GitHub Pages): the page must isolate itself
+    through the service worker (site/isolation.py) for the interrupt buffer to exist.
+    """
+    page, guard = guarded
+    lite.open_notebook(page, site_url, "smoke.ipynb")
+    assert page.evaluate("crossOriginIsolated")
+    result = page.evaluate("""async () => {
+      const app = window.jupyterapp, kernel = app.shell.currentWidget.sessionContext.session.kernel;
+      const run = async (code) => {
+        let out = '';
+        const future = kernel.requestExecute({code});
+        future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
+        const timeout = new Promise((r) => setTimeout(() => r(null), 60000));
+        const reply = await Promise.race([future.done, timeout]);
+        if (!reply) throw new Error(`no reply to ${code} within 60 s`);
+        return {reply: reply.content, out};
+      };
+      await run('before = 41');
+      const looping = kernel.requestExecute({code: 'while True: pass'});
+      let reply = null;
+      looping.done.then((r) => { reply = r.content; });
+      await new Promise((r) => setTimeout(r, 1500));
+      if (reply) return {early: reply};
+      const start = performance.now();
+      await app.commands.execute('kernelmenu:interrupt');
+      while (!reply && performance.now() - start < 30000) await new Promise((r) => setTimeout(r, 10));
+      const seconds = (performance.now() - start) / 1000;
+      return {seconds, reply, after: await run('print(before + 1)')};
+    }""")
+    assert "early" not in result, f"the loop ended by itself: {result}"
+    print(f"interrupt: the loop stopped {result['seconds']:.2f} s after Kernel -> Interrupt")
+    assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result
+    assert result["seconds"] <= 2, f"the interrupt took {result['seconds']:.1f} s"
+    assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result

@@ -1,0 +1,76 @@
+"""What a learner sees on opening a notebook, before running anything (used by test_notebooks.py).
+
+Every stored output must render as stored, as JupyterLab with a Jupyter server shows it:
+- printed (stream) text exactly as stored: no "," starting the lines after the first;
+- stored HTML/SVG outputs rendered, not sanitized away (so: as many <svg> drawings as stored);
+- every saved widget rendered from the widget state stored in the notebook: no
+  "Loading widget..." or "Error displaying widget" placeholders.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import lite
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+JS_OUTPUT_TEXTS = """(selector) => Array.from(document.querySelectorAll(selector), e => e.textContent)"""
+STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
+PLACEHOLDERS = ("Loading widget...", "Error displaying widget")
+
+
+def stored(path: Path):
+    """(stream texts, number of <svg> in non-widget outputs, number of widget outputs) as committed."""
+    nb = json.loads(path.read_text())
+    streams, svgs, widgets = [], 0, 0
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if out["output_type"] == "stream" and out["name"] == "stdout":
+                streams.append(lite._join(out["text"]))
+            elif WIDGET_MIME in data:
+                widgets += 1
+            else:
+                svgs += lite._join(data.get("text/html", "")).count("<svg")
+                svgs += "image/svg+xml" in data
+    return streams, svgs, widgets
+
+
+def problems(page, path: Path, timeout=60):
+    """What differs from the stored outputs in the open notebook (an empty list: nothing)."""
+    streams, svgs, widgets = stored(path)
+    found = []
+    rendered = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, STDOUT))
+    commas = [line for line in rendered.splitlines() if line.startswith(",")]
+    if commas:
+        found.append(f"{len(commas)} printed lines start with a comma, e.g. {commas[0]!r}")
+    missing = [s for s in streams if s.rstrip("\n") not in rendered]
+    if missing:
+        found.append(f"{len(missing)} stored printed outputs not shown as stored, e.g. {missing[0][:80]!r}")
+    # The widget manager restores the saved widgets once the kernel answers: give it time.
+    deadline = time.monotonic() + timeout
+    while True:
+        views = page.locator(".jp-OutputArea-output > .jupyter-widgets").count()
+        texts = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output"))
+        waiting = [p for p in PLACEHOLDERS if p in texts]
+        if (views >= widgets and not waiting) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    if waiting or views < widgets:
+        found.append(f"{widgets} saved widgets, {views} rendered; placeholders shown: {waiting}")
+    # Widget views draw SVG too: count only drawings outside them.
+    drawn = page.locator(".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg").count()
+    if drawn < svgs:
+        found.append(f"{svgs} stored SVG drawings, {drawn} rendered (HTML sanitized: notebook not trusted?)")
+    return found
+
+
+def save_and_reload(page, timeout=180):
+    """Save the open notebook (to the browser's storage, as a learner does), reload the page."""
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
+                           timeout=30_000)
+    page.reload()
+    lite.wait_kernel_idle(page, timeout)
