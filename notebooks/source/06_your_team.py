@@ -317,11 +317,13 @@ Quiz(
 
 # %% [markdown]
 # > **A choice we made: no fifth role in this part.** A natural capstone would be a role of your
-# > own, such as a security reviewer. Today the engine's roles are fixed in a few tables (the
-# > roles, their allowlists, their views), and a new role is an engine change that has to be made
-# > once, documented and tested, before a learner can be graded on it fairly. Until then this part
-# > sticks to what you can extend without touching the engine: policies, hooks, evals and the
-# > gate, all through the same public functions you used in parts 1 to 5.
+# > own, such as a security reviewer. In the engine a role is one row of a table (`roles.py`: its
+# > turn, its allowlist, its view, its prompt, its place in the diagram), and adding one is a
+# > three-file change that `CONTRIBUTING.md` walks through and a test repeats. But it is a change
+# > to the package, and a grader could only judge it by importing your edited engine, which a
+# > notebook in the browser does not have. So this part grades what you extend *through* the public
+# > functions of parts 1 to 5 (policies, hooks, evals, the gate), and leaves the fifth role to the
+# > recipe, for when you work on the repository itself.
 #
 # ## Recap
 #
