@@ -204,12 +204,17 @@ print("old PLAN.md:", repr(repo[PLAN_PATH]))
 assert error is None and after is not repo and repo[PLAN_PATH] == ""
 
 # %% [markdown]
-# > **A choice we made: the coder may write one file, not a folder.** One of the design notes lets
+# <details><summary><b>A choice we made: the coder may write one file, not a folder</b> (a design
+# note: open it to see why)</summary>
+#
+# > One of the design notes lets
 # > the coder write `src/*.py`, any Python file under `src/`. Our allowlist holds exactly
 # > `src/fizzbuzz.py`. The task needs one file, so a wider allowlist gains nothing and costs two
 # > things: a coder could put code in new files that no test imports and no reviewer is shown, and a
 # > pattern needs matching rules (does `src/../tests/x.py` fit `src/*.py`?) where a set of exact
 # > paths needs one lookup. A task that needs a second file would add it to the set by name.
+#
+# </details>
 
 # %%
 helper = [{"path": "src/helpers.py", "content": "def helper():\n    return 1\n"}]

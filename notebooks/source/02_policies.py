@@ -81,12 +81,17 @@ for bad in ["I have finished the plan.", {"role": "coder", "patches": []}]:
 # we look at views closely further down. To run one policy by hand we build its view with
 # `make_view(role, goal, repo, trace)`, exactly as the supervisor does.
 #
-# > **A choice we made: a policy gets a view, not the repo and the trace.** One design note writes
+# <details><summary><b>A choice we made: a policy gets a view, not the repo and the trace</b>
+# (a design note: open it to see why)</summary>
+#
+# > One design note writes
 # > every policy as `policy(goal, repo, trace)`, which would let each role read every file and every
 # > event. We pass `policy(goal, view)` instead. The view is then the *only* way information reaches
 # > a role, so what a role can know is decided in one place (`VIEW_FIELDS`), and no role can read
 # > another's thoughts by accident. The notes themselves ask for narrow views; this signature makes
 # > narrow views the only option.
+#
+# </details>
 
 # %% [markdown]
 # ## The fake planner: plan once, then stay quiet
@@ -189,12 +194,17 @@ for text in ['{"verdict": "approve", "notes": "tests green"}', "LGTM!", '{"verdi
     print(f"{text!r:50} -> {read_verdict(text)}")
 
 # %% [markdown]
-# > **A choice we made: `REVIEW.json` holds the latest verdict only.** The design notes start the
+# <details><summary><b>A choice we made: <code>REVIEW.json</code> holds the latest verdict only</b>
+# (a design note: open it to see why)</summary>
+#
+# > The design notes start the
 # > file as `[]`, an empty list of comments, but their reviewer writes a single verdict object. We
 # > keep both facts and make the rule explicit: `[]` means *no review yet*, and every reviewer turn
 # > replaces the whole file (patches are full-file writes) with its newest verdict. The history of
 # > verdicts lives in the supervisor's trace, which is where the reviewer's own `past_verdicts`
 # > come from. One file, one verdict: the supervisor never has to guess which entry is current.
+#
+# </details>
 
 # %%
 fresh = initial_repo()[REVIEW_PATH]
@@ -399,7 +409,10 @@ for i, event in enumerate(run.trace):
 # and past a limit it stops repeating itself and **escalates**, a message that a person should
 # look. On green tests there is nothing to count: it approves, however plain the plan or the code.
 #
-# > **A choice we made: escalate after 3 requests, not 2.** The design notes disagree: one lets the
+# <details><summary><b>A choice we made: escalate after 3 requests, not 2</b> (a design
+# note: open it to see why)</summary>
+#
+# > The design notes disagree: one lets the
 # > reviewer nit twice and then has the supervisor run the tests anyway; the other escalates after
 # > three requests on red tests. We use **3** everywhere (here, in the grader and in the package).
 # > The limit of 2 was there to make sure the tests still ran despite a nitpicking reviewer; our
@@ -407,6 +420,8 @@ for i, event in enumerate(run.trace):
 # > the counter is deciding when to call a person. A healthy coder needs one request; three
 # > requests, counted over the whole run (not only in a row), mean three reviewed attempts failed, a
 # > pattern rather than bad luck, while a slow but improving coder still has room to finish.
+#
+# </details>
 #
 # ## Exercise 2.1 — the nits counter
 #

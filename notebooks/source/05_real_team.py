@@ -172,7 +172,10 @@ execution_status = "success"  # no step raised, so execution thinks it is done
 # - when a run execution marked successful is blocked by the gate, its final status becomes
 #   `failed`, and the reason is kept.
 #
-# > **A choice we made: a gate that can block, beside a reviewer that cannot.** In part 3 the
+# <details><summary><b>A choice we made: a gate that can block, beside a reviewer that cannot</b>
+# (a design note: open it to see why)</summary>
+#
+# > In part 3 the
 # > supervisor overrode the reviewer's `request_changes` on green tests; now a "reviewer gate" can
 # > turn a success into a failure. The design notes call both of them the reviewer (and part 3's
 # > exercise has a third: a reviewer whose approval the tester waits for). They do not contradict
@@ -182,6 +185,8 @@ execution_status = "success"  # no step raised, so execution thinks it is done
 # > incomplete; it never grants success and never overrides a test. Our fizzbuzz team has a single
 # > step that matters, and the oracle already checks it, so `supervise` does not call the gate; it
 # > earns its place in longer plans, where steps can be skipped or cancelled.
+#
+# </details>
 
 # %%
 from agent_team.gate import review_gate, review_run
@@ -444,13 +449,18 @@ for mistake in ('[agents.tester]\nmodel = "scripted"', '[agents.coder]\nprompt =
         print(err)
 
 # %% [markdown]
-# > **A choice we made: `[agents.executor]` is read as the coder.** The tool in the design notes
+# <details><summary><b>A choice we made: <code>[agents.executor]</code> is read as the coder</b>
+# (a design note: open it to see why)</summary>
+#
+# > The tool in the design notes
 # > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. We
 # > could have refused `executor`, to keep one word per role. We accept it instead, as a second
 # > name for the coder's table, so that a configuration written for that tool loads as it is; and
 # > we keep our one word everywhere else: the slot is still `team["coder"]`, and a configuration
 # > written back out (`to_dict`) says `coder`. Two names for one slot could disagree with each
 # > other, so a file that sets both `[agents.executor]` and `[agents.coder]` is refused.
+#
+# </details>
 
 # %%
 NOTES_TOML = """

@@ -203,12 +203,17 @@ Quiz(
 # but every planner turn was refused, so the team finished **without a plan**, and the gate blocks
 # it. That is the status this part adds: `blocked`.
 #
-# > **A choice we made: the gate judges a finished run; it does not stop one.** We could have put
+# <details><summary><b>A choice we made: the gate judges a finished run; it does not stop one</b>
+# (a design note: open it to see why)</summary>
+#
+# > We could have put
 # > the gate inside `supervise` and stopped a run the moment a step failed. But the supervisor's
 # > ending is already complete and replayable, and a step such as `review` is only known at the
 # > end. So the gate reads the finished run and can only take a `pass` away (`blocked`); a
 # > `budget` run stays `budget`. Parts 1 to 5 keep their meaning, and the gate adds its question on
 # > top.
+#
+# </details>
 #
 # ## Exercise 6.2 — `run_outcomes(run)`
 #
@@ -316,7 +321,10 @@ Quiz(
 )
 
 # %% [markdown]
-# > **A choice we made: no fifth role in this part.** A natural capstone would be a role of your
+# <details><summary><b>A choice we made: no fifth role in this part</b> (a design
+# note: open it to see why)</summary>
+#
+# > A natural capstone would be a role of your
 # > own, such as a security reviewer. In the engine a role is one row of a table (`roles.py`: its
 # > turn, its allowlist, its view, its prompt, its place in the diagram), and adding one is a
 # > three-file change that `CONTRIBUTING.md` walks through and a test repeats. But it is a change
@@ -324,6 +332,8 @@ Quiz(
 # > notebook in the browser does not have. So this part grades what you extend *through* the public
 # > functions of parts 1 to 5 (policies, hooks, evals, the gate), and leaves the fifth role to the
 # > recipe, for when you work on the repository itself.
+#
+# </details>
 #
 # ## Recap
 #
