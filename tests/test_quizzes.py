@@ -14,6 +14,7 @@ import pytest
 
 SOURCES = sorted((Path(__file__).resolve().parent.parent / "notebooks" / "source").glob("*.py"))
 LIMIT = 0.40
+MAX_CHOICE = 100  # characters: one line of a radio button in a notebook
 
 
 def _quizzes():
@@ -63,3 +64,11 @@ def test_distractors_are_plausible_and_explained(quiz):
     why = quiz["explanations"]
     assert why is not None and len(why) == len(quiz["choices"])
     assert all(why[i] for i in range(len(why)) if i != quiz["answer"]), "every wrong choice says why it is wrong"
+
+
+@pytest.mark.parametrize("quiz", QUIZZES, ids=[q["where"] for q in QUIZZES])
+def test_every_choice_fits_on_one_radio_button_line(quiz):
+    # ipywidgets' radio buttons give each label one line: a longer label runs under the next
+    # button and swallows its clicks (seen in Chromium on part 6 with a 127-character choice).
+    too_long = [f"{'abcd'[i]}) {len(c)} characters" for i, c in enumerate(quiz["choices"]) if len(c) > MAX_CHOICE]
+    assert not too_long, f"choices longer than {MAX_CHOICE} characters: {too_long}"

@@ -166,11 +166,10 @@ from agent_team.widgets import Quiz
 Quiz(
     "Your evidence function returns 'caught!' for every run it is given. Your fault really works and "
     "the status is right. Why does the grader still fail the eval?",
-    ["Because 'caught!' is too short: the grader wants the round and the refused path in the message",
-     "Because evidence functions must return None on the faulty run and a message on the healthy one",
-     "Because the grader compares your message, word for word, with the one its own reference writes",
-     "Because it finds evidence in a healthy run too, so the eval would pass even if the fault were "
-     "never caught"],
+    ["'caught!' is too short: the grader wants the round and the refused path in the message",
+     "Evidence must return None on the faulty run and a message on the healthy one",
+     "The grader compares your message, word for word, with the one its reference writes",
+     "It finds evidence in a healthy run too, so the eval would pass even if nothing were caught"],
     answer=3,
     explanation="An eval is only worth something if it can fail. Evidence that shows up in every run "
                 "says nothing about yours; it must point at an event only your fault causes.",
@@ -300,8 +299,7 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # %% tags=["quiz"]
 Quiz(
     "The greedy planner's run passes its tests, and the gate blocks it. What is the right reading?",
-    ["The code is correct, but the team's work is incomplete: no plan was ever written, so the run "
-     "cannot count as a complete success",
+    ["The code is correct but the work is incomplete: no plan was written, so it is no full success",
      "The gate is wrong here: passing tests are the course's only success signal, so it must pass",
      "The coder cheated somewhere along the way, so the tests should have failed in the first place",
      "The supervisor should have stopped the whole run the moment the planner's turn was refused"],

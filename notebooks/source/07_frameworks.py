@@ -291,11 +291,10 @@ from agent_team.widgets import Quiz
 Quiz(
     "You move the course's team into a framework whose built-in stop rule ends the run when a "
     "message contains TERMINATE. What keeps the course's guarantee that only evidence ends a run?",
-    ["Nothing more is needed: the coder only ever writes TERMINATE once it believes the code works",
-     "A second model that reads the conversation and has to confirm each TERMINATE before it counts",
-     "A stop rule of your own that runs the tests on the current code, with the test file kept "
-     "out of every agent's tools, plus a cap on coder turns",
-     "A much higher message limit, so that the team always has enough time to get the code right"],
+    ["Nothing more: the coder only ever writes TERMINATE once it believes the code works",
+     "A second model that reads the conversation and must confirm each TERMINATE first",
+     "Your own stop rule that runs the tests (out of every agent's reach), and a cap on coder turns",
+     "A much higher message limit, so that the team always has time to get the code right"],
     answer=2,
     explanation="The guarantee comes from what decides the stop: a test run no agent can edit, and a "
                 "budget. The framework gives you the hook (a termination condition, a routing function, "
