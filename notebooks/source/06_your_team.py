@@ -247,11 +247,12 @@ def run_outcomes(run):
 # Try it on the greedy planner's run first: the plan step should fail, and the others succeed.
 
 # %%
+from agent_team.grading import try_it
+
 greedy = run_fault("planner writes code")
-try:
-    print(json.dumps(run_outcomes(greedy), indent=1))
-except NotImplementedError:
-    print("run_outcomes is not written yet: fill in the exercise cell above, then run this cell again.")
+outcomes = try_it(run_outcomes, greedy, what="your run_outcomes")
+if outcomes is not None:  # else try_it has said why (not written yet, an error, or no return within 2 s)
+    print(json.dumps(outcomes, indent=1))
 
 # %%
 from agent_team.grading import check_run_outcomes
