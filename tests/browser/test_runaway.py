@@ -1,0 +1,143 @@
+"""A learner's exercise function that never returns cannot hang the page (issue 9, item 2).
+
+For each learner notebook 01-06, as the site serves it: open it in JupyterLite, replace the body
+of every exercise function (the code cells tagged `exercise`) with an infinite loop, put
+`SENTINEL = 42` in a new first cell, run all cells, and require
+- run-all finishes (kernel idle again) within RUN_ALL_SECONDS: the graders' 5 s cap and
+  try_it's 2 s wait in course cells stop the loop, Interrupt is never pressed;
+- every code cell ran, no error output and no traceback on stderr (the expected output is a
+  sentence or a grader report saying the function did not return);
+- afterwards the kernel still holds SENTINEL == 42 (it was not restarted).
+
+Half the notebooks get a plain `while True: pass`; the other half a loop that catches
+BaseException (so the guard's TimeUp) and loops again, the sharp edge of agent_team/limits.py.
+The data exercises (part 4's EVAL, part 6's MY_FAULT) are left as they are. Run-all is not
+awaited inside page.evaluate (no timeout there): a hang fails the test and names the cells not run.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+import lite
+
+RUN_ALL_SECONDS = 45
+
+PLAIN = ["while True: pass"]
+CAUGHT = ["while True:", "    try:", "        while True: pass", "    except BaseException:", "        pass"]
+
+# notebook in the site: (exercise functions it defines, loop put in their bodies)
+NOTEBOOKS = {
+    "01_architecture.ipynb": (["run_tests"], PLAIN),
+    "02_policies.ipynb": (["nits_reviewer"], CAUGHT),
+    "03_supervisor.ipynb": (["run_team"], PLAIN),
+    "04_failure_injection.ipynb": (["no_exec"], CAUGHT),
+    "05_real_team.ipynb": (["gate"], PLAIN),
+    "06_your_team.ipynb": (["run_outcomes"], CAUGHT),
+}
+
+JS_SET_SOURCES = """(changes) => {
+  const model = window.jupyterapp.shell.currentWidget.content.model;
+  for (const [index, source] of changes) model.cells.get(index).sharedModel.setSource(source);
+  model.sharedModel.insertCell(0, {cell_type: 'code', source: 'SENTINEL = 42', metadata: {}});
+  return model.cells.length;
+}"""
+# Run all without awaiting it in page.evaluate (which has no timeout): a hang must fail, not stall.
+JS_START_RUN_ALL = """() => {
+  window.__runAll = undefined;
+  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+    (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
+}"""
+JS_RUN_ALL_DONE = "() => window.__runAll !== undefined && (" + lite.JS_KERNEL_IDLE + ")()"
+JS_EXECUTE = """async (code) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let out = '';
+  const future = kernel.requestExecute({code});
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+  };
+  const timeout = new Promise((r) => setTimeout(() => r(null), 30000));
+  const reply = await Promise.race([future.done, timeout]);
+  return {status: reply ? reply.content.status : 'no reply within 30 s', out};
+}"""
+
+
+def is_exercise(cell):
+    tags = cell.get("metadata", {}).get("tags", [])
+    return any(t == "exercise" or t.startswith("exercise-") for t in tags)
+
+
+def loop_bodies(source: str, functions, loop):
+    """`source` with the body of every `def <name>(...)` in `functions` replaced by `loop`; names found."""
+    lines, out, found, i = source.splitlines(), [], [], 0
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"def (\w+)\(", line)
+        out.append(line)
+        i += 1
+        if m and m.group(1) in functions:
+            found.append(m.group(1))
+            while not line.rstrip().endswith(":"):  # a signature over several lines
+                line = lines[i]
+                out.append(line)
+                i += 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
+                i += 1  # the old body
+            out += ["    " + body for body in loop] + [""]
+    return "\n".join(out), found
+
+
+@pytest.mark.parametrize("site_path", list(NOTEBOOKS))
+def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path):
+    page, guard = guarded
+    functions, loop = NOTEBOOKS[site_path]
+    lite.open_notebook(page, site_url, site_path)
+
+    changes, replaced = [], []
+    for index, cell in enumerate(lite.cells(page)):
+        if cell["cell_type"] == "code" and is_exercise(cell):
+            source, found = loop_bodies(lite._join(cell["source"]), functions, loop)
+            if found:
+                changes.append([index, source])
+                replaced += found
+    assert sorted(replaced) == sorted(functions), f"{site_path}: exercise functions found: {replaced}"
+    page.evaluate(JS_SET_SOURCES, changes)
+    cells = lite.cells(page)
+    assert lite._join(cells[0]["source"]) == "SENTINEL = 42"
+    assert all("while True: pass" in lite._join(cells[i + 1]["source"]) for i, _ in changes)
+
+    start = time.monotonic()
+    page.evaluate(JS_START_RUN_ALL)
+    try:
+        page.wait_for_function(JS_RUN_ALL_DONE, timeout=(RUN_ALL_SECONDS + 30) * 1000, polling=50)
+    except PlaywrightTimeout:
+        running = [i for i, c in enumerate(lite.cells(page)) if c["cell_type"] == "code"
+                   and c.get("execution_count") is None]
+        pytest.fail(f"{site_path}: run all not finished after {time.monotonic() - start:.0f} s; "
+                    f"cells not run yet: {running}")
+    seconds = time.monotonic() - start
+    went_through = page.evaluate("() => window.__runAll.ok")
+    cells = lite.cells(page)
+    style = "caught loop" if loop is CAUGHT else "while True: pass"
+    print(f"{site_path} ({style}): run all in {seconds:.1f} s")
+
+    outputs = [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]
+    errors = [lite.text_of(o) for o in outputs if o["output_type"] == "error"]
+    errors += [lite.text_of(o) for o in outputs
+               if o["output_type"] == "stream" and "Traceback" in lite.text_of(o)]
+    assert not errors, f"{site_path}: error output:\n" + "\n---\n".join(errors)
+    assert went_through, f"{site_path}: run all stopped early"
+    not_run = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and lite._join(c["source"]).strip()
+               and c.get("execution_count") is None]
+    assert not not_run, f"{site_path}: code cells {not_run} did not run"
+    text = "\n".join(lite.text_of(o) for o in outputs)
+    assert "did not return" in text, f"{site_path}: no output says the function did not return"
+    assert seconds <= RUN_ALL_SECONDS, f"{site_path}: run all took {seconds:.1f} s (> {RUN_ALL_SECONDS} s)"
+
+    after = page.evaluate(JS_EXECUTE, "print(SENTINEL)")
+    assert after == {"status": "ok", "out": "42\n"}, f"{site_path}: the kernel lost its state: {after}"
