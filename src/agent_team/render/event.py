@@ -4,7 +4,6 @@
 supervisor does next; :func:`event_summary` is the one line that run comparison lines up.
 """
 
-from ..clip import clip
 from .diff import diff_html, diff_text
 from .html import badge, details, join, plain, pre, tag
 from .tests_table import tests_counts, tests_html, tests_text
@@ -39,7 +38,7 @@ def _patches_html(event):
         size = f"{len(content):,} characters" if isinstance(content, str) else ""
         mark = badge("applied", "ok") if applied else badge("refused", "bad")
         items.append(tag("li", mark, " ", tag("code", plain(field(patch, "path"))), f" — a full-file write, {size}",
-                         details("what it proposed to write", pre(clip(plain(content), 20000, count=True)))))
+                         details("what it proposed to write", pre(plain(content, 20000)))))
     parts = [tag("ul", *items)]
     if not applied and error:
         parts.append(tag("div", tag("b", "Refused: "), error, class_="at-refused"))
@@ -90,13 +89,13 @@ def event_summary(event):
         applied, error = patch_status(event)
         paths = ", ".join(plain(field(p, "path")) for p in field(event, "patches") or []) or "no patches"
         line = f"{state} {role}: " + (f"wrote {paths}" if applied and field(event, "changes")
-                                      else ("no change" if applied else f"refused ({clip(plain(error), 70, count=True)})"
+                                      else ("no change" if applied else f"refused ({plain(error, 70)})"
                                             if error else "no change"))
         verdict = field(event, "verdict")
         if isinstance(verdict, dict):
             line += f"; verdict {plain(field(verdict, 'verdict'))}"
         if applied and error:
-            line += f"; problem: {clip(plain(error), 60, count=True)}"
+            line += f"; problem: {plain(error, 60)}"
         return line
     if kind == "tests":
         report = field(event, "tests") or {}
@@ -115,7 +114,7 @@ def event_summary(event):
 def event_html(event):
     """The body of one event: who acted, what they saw, proposed and changed, and what happens next."""
     if not isinstance(event, dict):
-        return tag("p", f"Not a trace event: {clip(plain(event), 200, count=True)}")
+        return tag("p", f"Not a trace event: {plain(event, 200)}")
     kind = field(event, "type")
     parts = []
     if kind == "start":
@@ -156,11 +155,11 @@ def event_html(event):
         parts.append(tag("p", tag("b", "Status: "), badge(status, "ok" if status == "pass" else "bad"),
                          " ", field(event, "stop_reason") or ""))
     else:
-        parts.append(pre(clip(plain(event), 5000, count=True)))
+        parts.append(pre(plain(event, 5000)))
     extra = {k: v for k, v in event.items() if k not in KNOWN_KEYS}
     if extra:  # fields added later (model attempts, handoffs...): shown, never hidden
         parts.append(details(f"More recorded fields: {', '.join(map(plain, extra))}",
-                             *(join([tag("b", plain(k)), pre(clip(plain(v), 5000, count=True))]) for k, v in extra.items())))
+                             *(join([tag("b", plain(k)), pre(plain(v, 5000))]) for k, v in extra.items())))
     decision = _decision(event)
     if decision:
         parts.append(tag("div", tag("b", "The supervisor: "), decision, class_="at-decision"))
@@ -170,7 +169,7 @@ def event_html(event):
 def event_text(event):
     """One event as readable plain text."""
     if not isinstance(event, dict):
-        return f"Not a trace event: {clip(plain(event), 200, count=True)}"
+        return f"Not a trace event: {plain(event, 200)}"
     kind = field(event, "type")
     lines = [event_summary(event)]
     if kind == "start":
@@ -182,7 +181,7 @@ def event_text(event):
             lines += [f"  {plain(k)}: {value_line(v)}" for k, v in view.items()]
         for key in ("thought", "message"):
             if field(event, key):
-                lines.append(f"{key}: {clip(plain(field(event, key)), 300, count=True)}")
+                lines.append(f"{key}: {plain(field(event, key), 300)}")
         applied, error = patch_status(event)
         for patch in field(event, "patches") or []:
             lines.append(f"patch {plain(field(patch, 'path'))}: {'applied' if applied else 'refused'}")

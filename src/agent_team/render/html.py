@@ -23,7 +23,11 @@ class Safe(str):
 
 
 def plain(value, limit=None):
-    """Any value as text: strings as they are, None as '', the rest as compact JSON or repr."""
+    """Any value as text: strings as they are, None as '', the rest as compact JSON or repr.
+
+    ``limit`` cuts it there, saying how long it was (``clip(..., count=True)``): the one way
+    renderers shorten what they show.
+    """
     if isinstance(value, str):
         text = value
     elif value is None:

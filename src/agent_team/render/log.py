@@ -9,7 +9,6 @@ number needs the entries before, and :func:`log_rounds` computes those once
 for the whole log.
 """
 
-from ..clip import clip
 from .diagram import PROTOCOL, diagram_block, diagram_text
 from .html import badge, plain, pre, tag, wrap
 
@@ -144,7 +143,7 @@ def log_step_html(log, index, rounds=None):
         parts.append(tag("p", tag("b", "Feedback it was given: "),
                          tag("code", repr(fb)) if fb is not None else "(unknown)"))
     parts.append(tag("p", tag("b", f"The {plain(role)} said:")))
-    parts.append(pre(clip(plain(out), 5000, count=True)))
+    parts.append(pre(plain(out, 5000)))
     if role == "reviewer":
         ok = _starts(out, "APPROVE")
         parts.append(tag("p", badge("approved" if ok else "rejected", "ok" if ok else "warn")))
@@ -171,7 +170,7 @@ def log_step_text(log, index, rounds=None):
              diagram_text(log_state(role), previous)]
     if role == "coder":
         lines.append(f"feedback it was given: {_feedback(log, index)!r}")
-    lines.append(f"{plain(role)}: {clip(plain(out), 2000, count=True)}")
+    lines.append(f"{plain(role)}: {plain(out, 2000)}")
     lines.append(f"next: {log_decision(log, index)}")
     return "\n".join(lines)
 

@@ -12,7 +12,6 @@ import difflib
 import re
 from itertools import zip_longest
 
-from ..clip import clip
 from .html import badge, details, esc, inline, join, plain, pre, table, tag, wrap
 
 __all__ = ["report_html", "report_text", "divergence_html", "divergence_text", "highlight_pair"]
@@ -154,9 +153,8 @@ def report_html(report):
         rows, classes = [], []
         for c in checks:
             word, kind = RESULT.get(_attr(c, "passed"), ("?", "muted"))
-            detail = plain(_attr(c, "detail") or "")
-            rows.append([badge(word, kind), tag("b", plain(_attr(c, "name"))), inline(plain(_attr(c, "requirement"))),
-                         inline(clip(detail, 400, count=True)) if _attr(c, "passed") is False else ""])
+            rows.append([badge(word, kind), tag("b", plain(_attr(c, "name"))), inline(_attr(c, "requirement")),
+                         inline(plain(_attr(c, "detail") or "", 400)) if _attr(c, "passed") is False else ""])
             classes.append("at-row-bad" if _attr(c, "passed") is False else None)
         parts.append(table(["result", "check", "requirement", "what went wrong"], rows, classes,
                            aria_label="checks"))

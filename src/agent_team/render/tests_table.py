@@ -1,6 +1,5 @@
 """The oracle's test report: a summary line, the errors, and a table of cases (or plain text)."""
 
-from ..clip import clip
 from .html import badge, join, plain, table, tag
 from .trace import field
 
@@ -18,10 +17,6 @@ def tests_counts(report):
     return passed, failed
 
 
-def _value(v):
-    return v if isinstance(v, str) else plain(v)
-
-
 def _expected(v):
     """An expected value as Python writes it: 'Fizz' with its quotes."""
     return repr(v) if isinstance(v, str) else plain(v)
@@ -29,7 +24,7 @@ def _expected(v):
 
 def _got(v):
     """What a case returned: the oracle already keeps it as a short repr; None means it never returned."""
-    return "—" if v is None else _value(v)
+    return "—" if v is None else plain(v)
 
 
 def _other_errors(report, cases):
@@ -50,7 +45,7 @@ def tests_html(report):
     cases = field(report, "cases") or []
     errors = _other_errors(report, cases)
     if errors:
-        parts.append(tag("ul", *(tag("li", clip(plain(e), 500, count=True)) for e in errors[:10])))
+        parts.append(tag("ul", *(tag("li", plain(e, 500)) for e in errors[:10])))
         if len(errors) > 10:
             parts.append(tag("p", f"… and {len(errors) - 10} more errors", class_="at-muted-text"))
     if cases:
@@ -59,9 +54,9 @@ def tests_html(report):
             good = field(case, "passed")
             result = badge("pass", "ok") if good else badge("fail", "bad")
             err = field(case, "error")
-            rows.append([clip(_value(field(case, "n")), 60, count=True), clip(_expected(field(case, "expected")), 200, count=True),
-                         clip(_got(field(case, "got")), 200, count=True),
-                         join([result, " " + clip(plain(err), 300, count=True) if err else ""])])
+            rows.append([plain(field(case, "n"), 60), plain(_expected(field(case, "expected")), 200),
+                         plain(_got(field(case, "got")), 200),
+                         join([result, " " + plain(err, 300) if err else ""])])
             classes.append(None if good else "at-row-bad")
         parts.append(table(["input", "expected", "got", "result"], rows, classes,
                            aria_label="test cases"))
@@ -74,11 +69,11 @@ def tests_text(report):
     passed, failed = tests_counts(report)
     lines = [f"tests {'green' if field(report, 'ok') else 'red'}: {passed} passed, {failed} failed"]
     cases = field(report, "cases") or []
-    lines += [f"  error: {clip(plain(e), 300, count=True)}" for e in _other_errors(report, cases)[:10]]
+    lines += [f"  error: {plain(e, 300)}" for e in _other_errors(report, cases)[:10]]
     for case in cases:
         mark = "pass" if field(case, "passed") else "FAIL"
         err = field(case, "error")
-        lines.append(f"  [{mark}] n={clip(_value(field(case, 'n')), 60, count=True)}: expected "
-                     f"{clip(_expected(field(case, 'expected')), 100, count=True)}, got {clip(_got(field(case, 'got')), 100, count=True)}"
-                     + (f" ({clip(plain(err), 200, count=True)})" if err else ""))
+        lines.append(f"  [{mark}] n={plain(field(case, 'n'), 60)}: expected "
+                     f"{plain(_expected(field(case, 'expected')), 100)}, got {plain(_got(field(case, 'got')), 100)}"
+                     + (f" ({plain(err, 200)})" if err else ""))
     return "\n".join(lines)

@@ -1,6 +1,5 @@
 """What a role was shown on its turn (its view), field by field."""
 
-from ..clip import clip
 from .html import badge, details, join, plain, pre, table, tag
 from .tests_table import is_report, tests_counts, tests_html
 from .trace import field
@@ -17,18 +16,18 @@ def _value_html(value):
         line = [badge("green" if field(value, "ok") else "red", "ok" if field(value, "ok") else "bad"),
                 f" {passed} passed, {failed} failed"]
         if errors:
-            line.append(f"; first error: {clip(plain(errors[0]), 200, count=True)}")
+            line.append(f"; first error: {plain(errors[0], 200)}")
         body = [tag("div", *line)]
         if field(value, "cases"):
             body.append(details("the whole report", tests_html(value)))
         return join(body)
     if isinstance(value, str) and "\n" in value:
-        return pre(clip(value, 5000, count=True))
+        return pre(plain(value, 5000))
     if isinstance(value, str):
-        return clip(value, 2000, count=True)
+        return plain(value, 2000)
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return join([tag("div", tag("code", k), ": ", clip(plain(v), 500, count=True)) for k, v in value.items()])
-    return tag("code", clip(plain(value), 2000, count=True))
+        return join([tag("div", tag("code", k), ": ", plain(v, 500)) for k, v in value.items()])
+    return tag("code", plain(value, 2000))
 
 
 def view_html(view):
@@ -49,4 +48,4 @@ def value_line(value, limit=70):
     text = plain(value)
     first = text.strip().splitlines()[0] if text.strip() else text
     more = len(text.strip().splitlines()) - 1
-    return clip(first, limit, count=True) + (f" (+{more} more lines)" if more > 0 else "")
+    return plain(first, limit) + (f" (+{more} more lines)" if more > 0 else "")
