@@ -67,13 +67,24 @@ def show_table(headers, rows, label=None):
 
 
 class Base:
-    """What every widget here shares: ``.widget``, ``.html``, ``.text`` and rich display."""
+    """What every widget here shares: ``.widget``, ``.html``, ``.text`` and rich display.
+
+    A widget that renders on each move keeps what it shows with :meth:`_put`, which is then
+    its ``.html``; one that renders on demand overrides ``html`` instead.
+    """
 
     widget = None  # the ipywidgets control; stays None without ipywidgets
+    _html = ""
 
     @property
     def html(self):
-        raise NotImplementedError
+        return self._html
+
+    def _put(self, html):
+        """Keep ``html`` as what is shown now, and show it in ``self._view`` when there are controls."""
+        self._html = html
+        if self.widget is not None:
+            self._view.value = html
 
     @property
     def text(self):

@@ -57,9 +57,9 @@ class CompareRuns(Base):
         if rnd not in self.rounds:
             raise IndexError(f"round {rnd!r} is in neither run; the rounds are {self.rounds[0]} to {self.rounds[-1]}")
         self._round = rnd
-        self._html = wrap(tag("h3", f"{self.labels[0]} and {self.labels[1]}, side by side"), self._overview,
-                          tag("h4", f"Round {rnd} in full"),
-                          compare_round_html(self._al, rnd, self.labels), label="two runs compared")
+        self._put(wrap(tag("h3", f"{self.labels[0]} and {self.labels[1]}, side by side"), self._overview,
+                       tag("h4", f"Round {rnd} in full"),
+                       compare_round_html(self._al, rnd, self.labels), label="two runs compared"))
         if self.widget is not None:
             self._syncing = True
             try:
@@ -69,7 +69,6 @@ class CompareRuns(Base):
             pos = self.rounds.index(rnd)
             self._prev_button.disabled = pos == 0
             self._next_button.disabled = pos == len(self.rounds) - 1
-            self._view.value = self._html
         return rnd
 
     def next(self):
@@ -79,10 +78,6 @@ class CompareRuns(Base):
     def previous(self):
         pos = self.rounds.index(self._round)
         return self.go(self.rounds[max(pos - 1, 0)])
-
-    @property
-    def html(self):
-        return self._html
 
     @property
     def text(self):

@@ -70,7 +70,7 @@ class DownloadWork(Base):
                                   self.prepare, "download")
             self.widget = ipw.VBox([self._button, self._view])
 
-    def prepare(self, *_):
+    def prepare(self):
         root = self.root or work_root()
         if root is None or not Path(root).is_dir():
             self._say("This kernel cannot read the browser's files (the site's service worker is off, "
@@ -87,20 +87,13 @@ class DownloadWork(Base):
             self._say(f"Your notebooks make a zip of {len(data) // 1024} KB, too big for a download link: "
                       "clear the outputs (Edit → Clear Outputs of All Cells), save, and try again.")
         else:
-            self._html, self._text = link_html(data, names), f"{ZIP_NAME}: {len(names)} files, {len(data)} bytes"
-            self._data = data
-            if self.widget is not None:
-                self._view.value = self._html
+            self._text = f"{ZIP_NAME}: {len(names)} files, {len(data)} bytes"
+            self._put(link_html(data, names))
         return self
 
     def _say(self, text):
-        self._html, self._text = f"<p>{esc(text)}</p>", text
-        if self.widget is not None:
-            self._view.value = self._html
-
-    @property
-    def html(self):
-        return self._html
+        self._text = text
+        self._put(f"<p>{esc(text)}</p>")
 
     @property
     def text(self):

@@ -31,14 +31,8 @@ class Progress(Base):
     def refresh(self):
         self.parts = progress.status(self.file)
         self.hints, self.predictions = progress.hints(self.file), progress.predictions(self.file)
-        self._html = progress_html(self.parts, self.hints, self.predictions)
-        if self.widget is not None:
-            self._view.value = self._html
+        self._put(progress_html(self.parts, self.hints, self.predictions))
         return self
-
-    @property
-    def html(self):
-        return self._html
 
     @property
     def text(self):

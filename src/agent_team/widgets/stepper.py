@@ -45,7 +45,7 @@ class RoundStepper(Base):
         faulty = kind == "trace" and any(field(items[i], "state") == "FAULT" for i in range(len(items)))
         self._machine = SUPERVISOR if faulty else SUPERVISOR.without("FAULT")
         self._n = len(items)
-        self._index, self._html, self._syncing = 0, None, False
+        self._index, self._syncing = 0, False
         if controls() is not None:
             self._build(interval)
         if self._n:
@@ -109,11 +109,11 @@ class RoundStepper(Base):
 
     def _show(self):
         if not self._n:
-            self._html = wrap(tag("p", "There is nothing to step through: the run is empty."))
+            self._put(wrap(tag("p", "There is nothing to step through: the run is empty.")))
         elif self._kind == "log":
-            self._html = log_step_html(self._items, self._index, self._rounds)
+            self._put(log_step_html(self._items, self._index, self._rounds))
         else:
-            self._html = step_html(self._items, self._index, self._machine)
+            self._put(step_html(self._items, self._index, self._machine))
         if self.widget is not None:
             self._syncing = True
             try:
@@ -123,11 +123,6 @@ class RoundStepper(Base):
             self._prev_button.disabled = self._index == 0
             self._next_button.disabled = self._index >= self._n - 1
             self._counter.value = f"{self._index + 1} / {self._n}" if self._n else "0 / 0"
-            self._view.value = self._html
-
-    @property
-    def html(self):
-        return self._html
 
     @property
     def text(self):
