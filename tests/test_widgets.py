@@ -34,7 +34,7 @@ def test_stepper_starts_at_the_first_step_and_shows_it():
     s = W.RoundStepper(Result(trace))
     assert s.index == 0 and s.steps == len(trace) == len(s)
     assert s.html == step_html(trace, 0, NO_FAULT) == s._view.value
-    assert s._slider.value == 1 and s._slider.description == "step"
+    assert s._list.value == 1 and s._list.description == "step"
     assert s._prev_button.disabled and not s._next_button.disabled
     assert s._counter.value == f"1 / {len(trace)}"
 
@@ -43,7 +43,7 @@ def test_next_previous_and_go_move_like_the_controls():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
     assert s.next() == 1 and s.index == 1
-    assert s._slider.value == 2 and "[m1]" in s._view.value
+    assert s._list.value == 2 and "[m1]" in s._view.value
     assert s.previous() == 0 and s.previous() == 0  # stays on the first step
     assert s.go(-1) == len(trace) - 1 and s._next_button.disabled
     assert s.next() == len(trace) - 1  # stays on the last step
@@ -63,9 +63,9 @@ def test_buttons_and_the_step_list_drive_the_same_state():
     assert s.index == 2 and "[m2]" in s._view.value
     s._prev_button.click()
     assert s.index == 1
-    s._slider.value = 6
+    s._list.value = 6
     assert s.index == 5 and s._counter.value == f"6 / {len(trace)}" and s.html == step_html(trace, 5, NO_FAULT)
-    s._slider.value = 8  # what the front end sends when a step is picked from the list
+    s._list.value = 8  # what the front end sends when a step is picked from the list
     assert s.index == 7 and s._counter.value == f"8 / {len(trace)}"
     assert s.html == s._view.value
 
@@ -106,7 +106,7 @@ def test_an_empty_run_has_nothing_to_step_through():
     s = W.RoundStepper([])
     assert s.steps == 0 and "nothing to step through" in s.html and "nothing" in s.text
     assert s.next() == 0 and s.previous() == 0
-    assert s._slider.disabled and s._next_button.disabled
+    assert s._list.disabled and s._next_button.disabled
     with pytest.raises(IndexError):
         s.go(0)
 
@@ -145,12 +145,12 @@ def test_compare_starts_at_the_first_divergence_and_steps_by_round():
     healthy, broken = make_trace(3, green_at=2), make_trace(3)
     c = W.CompareRuns(healthy, broken, labels=("healthy", "broken"))
     assert c.divergence == {"round": 2, "a": 6, "b": 6}
-    assert c.round == 2 and c._slider.value == 2 and "Round 2 in full" in c.html
+    assert c.round == 2 and c._list.value == 2 and "Round 2 in full" in c.html
     assert c.html == c._view.value and "healthy, round 2" in c.html
     assert c.next() == 3 and c.next() == 3 and c._next_button.disabled
     c._prev_button.click()
     assert c.round == 2
-    c._slider.value = 0
+    c._list.value = 0
     assert c.round == 0 and "Round 0 in full" in c._view.value and c._prev_button.disabled
     assert c.previous() == 0
     with pytest.raises(IndexError):

@@ -29,14 +29,14 @@ class CompareRuns(Base):
         ipw = controls()
         if ipw is not None:
             # A labelled drop-down, not a slider: its name is read out, and it fits a narrow notebook.
-            self._slider = ipw.Dropdown(options=[(str(r), r) for r in self.rounds], value=self._round,
-                                        description="round", style={"description_width": "initial"},
-                                        layout=ipw.Layout(width="auto", flex="0 0 auto"))
-            self._slider.observe(self._on_value, names="value")
+            self._list = ipw.Dropdown(options=[(str(r), r) for r in self.rounds], value=self._round,
+                                      description="round", style={"description_width": "initial"},
+                                      layout=ipw.Layout(width="auto", flex="0 0 auto"))
+            self._list.observe(self._on_value, names="value")
             self._prev_button = button("previous", "Show the previous round", self.previous, "step-backward")
             self._next_button = button("next", "Show the next round", self.next, "step-forward")
             self._view = ipw.HTML(value="")
-            row = ipw.HBox([self._prev_button, self._slider, self._next_button], layout=ROW_LAYOUT())
+            row = ipw.HBox([self._prev_button, self._list, self._next_button], layout=ROW_LAYOUT())
             self.widget = ipw.VBox([row, self._view])
         self.go(self._round)
 
@@ -63,7 +63,7 @@ class CompareRuns(Base):
         if self.widget is not None:
             self._syncing = True
             try:
-                self._slider.value = rnd
+                self._list.value = rnd
             finally:
                 self._syncing = False
             pos = self.rounds.index(rnd)

@@ -25,20 +25,20 @@ class RoundStepper(Base):
     (0-based); ``.html`` and ``.text`` are what is shown.
     """
 
-    def __init__(self, result, *, start=0, interval=1500):
+    def __init__(self, result, *, start=0):
         if is_log(result):
-            self._setup("log", log_of(result), start, interval)
+            self._setup("log", log_of(result), start)
         else:
-            self._setup("trace", trace_of(result), start, interval)
+            self._setup("trace", trace_of(result), start)
 
     @classmethod
-    def from_log(cls, log, *, start=0, interval=1500):
+    def from_log(cls, log, *, start=0):
         """A stepper over a seed-000 protocol log: ``[(role, output), ...]`` or ``(code, log)``."""
         self = cls.__new__(cls)
-        self._setup("log", log_of(log), start, interval)
+        self._setup("log", log_of(log), start)
         return self
 
-    def _setup(self, kind, items, start, interval):
+    def _setup(self, kind, items, start):
         self._kind, self._items = kind, items
         self._rounds = log_rounds(items) if kind == "log" else None  # once, not per step
         # FAULT is drawn only for runs that have one: it is explained in part 4, not before.
@@ -47,31 +47,31 @@ class RoundStepper(Base):
         self._n = len(items)
         self._index, self._syncing = 0, False
         if controls() is not None:
-            self._build(interval)
+            self._build()
         if self._n:
             self.go(start)
         else:
             self._show()
 
     # -- controls
-    def _build(self, interval):
+    def _build(self):
         # Buttons with words and a labelled drop-down of step numbers: every control has a name a
         # screen reader can say (ipywidgets' play buttons and slider handles have none), and the row
-        # fits in a 380 px notebook. ``interval`` is kept for callers; there is no autoplay.
+        # fits in a 380 px notebook. There is no play control, so no autoplay interval either.
         ipw = controls()
         last = max(self._n, 1)
         self._prev_button = button("previous", "Go to the previous step", self.previous, "step-backward")
         self._next_button = button("next", "Go to the next step", self.next, "step-forward")
-        self._slider = ipw.Dropdown(options=[(str(i), i) for i in range(1, last + 1)], value=1, description="step",
-                                    style={"description_width": "initial"},
-                                    layout=ipw.Layout(width="auto", flex="0 0 auto"))
+        self._list = ipw.Dropdown(options=[(str(i), i) for i in range(1, last + 1)], value=1, description="step",
+                                  style={"description_width": "initial"},
+                                  layout=ipw.Layout(width="auto", flex="0 0 auto"))
         self._counter = ipw.Label(value="", layout=ipw.Layout(min_width="3.5em", flex="0 0 auto"))
         self._view = ipw.HTML(value="")
-        self._slider.observe(self._on_value, names="value")
-        row = ipw.HBox([self._prev_button, self._slider, self._next_button, self._counter], layout=ROW_LAYOUT())
+        self._list.observe(self._on_value, names="value")
+        row = ipw.HBox([self._prev_button, self._list, self._next_button, self._counter], layout=ROW_LAYOUT())
         self.widget = ipw.VBox([row, self._view])
         disabled = self._n < 2
-        for control in (self._prev_button, self._next_button, self._slider):
+        for control in (self._prev_button, self._next_button, self._list):
             control.disabled = disabled
 
     def _on_value(self, change):
@@ -117,7 +117,7 @@ class RoundStepper(Base):
         if self.widget is not None:
             self._syncing = True
             try:
-                self._slider.value = self._index + 1
+                self._list.value = self._index + 1
             finally:
                 self._syncing = False
             self._prev_button.disabled = self._index == 0
