@@ -1,5 +1,6 @@
 """Graduated hints for one exercise: revealed one at a time, each reveal kept in the progress file."""
 
+from .. import progress
 from ..hints import hints_for
 from ..render.hints import hints_html, hints_text
 from .base import Base, button, controls
@@ -17,7 +18,6 @@ class Hints(Base):
     """
 
     def __init__(self, exercise_id, *, file=None):
-        from .. import progress  # the progress file, read on demand
         self.exercise_id = str(exercise_id)
         self.hints = hints_for(self.exercise_id)
         self.file = file
@@ -32,7 +32,6 @@ class Hints(Base):
 
     def reveal(self):
         """Show the next hint (if any is left) and record it. Returns how many are shown."""
-        from .. import progress
         if self.revealed < len(self.hints):
             self.revealed += 1
             progress.record_hint(self.exercise_id, self.revealed, self.file)

@@ -1,7 +1,9 @@
 """Predict, then run: the learner commits to an answer, the run shows who was right."""
 
+from .. import progress
 from ..faults import FAULTS
 from ..predict import FAULT_QUESTIONS, fault_answers
+from ..render.html import inline, tag
 from ..render.predict import outcome_html, outcome_text, predict_html, predict_text
 from .base import Base, Rich, controls
 
@@ -31,19 +33,14 @@ class Predict(Base):
         ipw = controls()
         if ipw is not None:
             self._radios = []
-            rows = [ipw.HTML(value=f"<b>Predict, then run:</b> {self._esc(self.title)}")]
+            rows = [ipw.HTML(value=tag("b", "Predict, then run:") + " " + inline(self.title))]
             for i, (prompt, options) in enumerate(self.questions):
                 radio = ipw.RadioButtons(options=list(options), value=None, layout=ipw.Layout(width="auto"))
                 radio.observe(lambda change, i=i: self._on_pick(i, change), names="value")
                 self._radios.append(radio)
-                rows += [ipw.HTML(value=self._esc(prompt)), radio]
+                rows += [ipw.HTML(value=inline(prompt)), radio]
             self._outcome = ipw.HTML(value="")
             self.widget = ipw.VBox(rows + [self._outcome])
-
-    @staticmethod
-    def _esc(text):
-        from ..render.html import inline
-        return str(inline(text))
 
     @classmethod
     def fault(cls, name, *, file=None):
@@ -79,7 +76,6 @@ class Predict(Base):
 
     def reveal(self, result, why=""):
         """Check the picks against the run; records the outcome and returns it to display."""
-        from .. import progress
         answers, why = self.answers_from(result) if self.answers_from else (result, why)
         answers = [str(a) for a in answers]
         if len(answers) != len(self.questions):
@@ -95,7 +91,6 @@ class Predict(Base):
 
     def _summary(self):
         """One line for the form once the run is checked; the full comparison shows under the run."""
-        from ..render.html import tag
         if any(c is None for c in self.chosen):
             said = "You made no prediction this time."
         else:
