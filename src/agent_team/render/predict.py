@@ -31,30 +31,31 @@ def predict_text(title, questions, chosen=None):
     return "\n".join(lines)
 
 
-def outcome_html(title, questions, chosen, actual, why):
-    """After the run: each question with the prediction, what happened and a mark, then why."""
-    rows = []
+# The mark beside each question after the run, and its badge colour; the HTML and the text say the same words.
+MARKS = {"right": "ok", "not this time": "warn", "no prediction made": "muted"}
+
+
+def _checked(questions, chosen, actual):
+    """``(prompt, pick or None, what the run shows, mark)`` per question."""
     for i, (prompt, _options) in enumerate(questions):
         pick = _guess(chosen, i)
-        if pick is None:
-            rows.append(tag("li", tag("b", inline(prompt)), " the run shows ", tag("code", actual[i]), " ",
-                            badge("no prediction made", "muted")))
-            continue
-        mark = badge("right", "ok") if pick == actual[i] else badge("not this time", "warn")
-        rows.append(tag("li", tag("b", inline(prompt)), " you said ", tag("code", pick),
-                        ", the run shows ", tag("code", actual[i]), " ", mark))
+        mark = "no prediction made" if pick is None else ("right" if pick == actual[i] else "not this time")
+        yield prompt, pick, actual[i], mark
+
+
+def outcome_html(title, questions, chosen, actual, why):
+    """After the run: each question with the prediction, what happened and a mark, then why."""
+    rows = [tag("li", tag("b", inline(prompt)), *(() if pick is None else (" you said ", tag("code", pick), ",")),
+                " the run shows ", tag("code", shown), " ", badge(mark, MARKS[mark]))
+            for prompt, pick, shown, mark in _checked(questions, chosen, actual)]
     return wrap(tag("h4", "What happened: ", inline(title)), tag("ul", *rows),
                 tag("div", inline(why), class_="at-decision"), label="prediction checked")
 
 
 def outcome_text(title, questions, chosen, actual, why):
     lines = [f"What happened: {title}"]
-    for i, (prompt, _options) in enumerate(questions):
-        pick = _guess(chosen, i)
-        if pick is None:
-            lines.append(f"  {prompt} the run shows {actual[i]} (no prediction made)")
-        else:
-            mark = "right" if pick == actual[i] else "not this time"
-            lines.append(f"  {prompt} you said {pick}, the run shows {actual[i]} ({mark})")
+    for prompt, pick, shown, mark in _checked(questions, chosen, actual):
+        said = "" if pick is None else f" you said {pick},"
+        lines.append(f"  {prompt}{said} the run shows {shown} ({mark})")
     lines.append(f"  Why: {why}")
     return "\n".join(lines)
