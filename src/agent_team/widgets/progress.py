@@ -24,8 +24,7 @@ class Progress(Base):
             self._view = ipw.HTML(value="")
             self._refresh_button = button("refresh", "Read the progress file again", self.refresh, "refresh")
             # In an HBox the button keeps its own width; a VBox would stretch it across the output.
-            self.widget = ipw.VBox([self._view, ipw.HBox([self._refresh_button])])
-            self.widget.children += (DownloadWork().widget,)  # "download my work" (widgets/download.py)
+            self.widget = ipw.VBox([self._view, ipw.HBox([self._refresh_button]), DownloadWork().widget])
         self.refresh()
 
     def refresh(self):
