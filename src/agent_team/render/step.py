@@ -29,10 +29,16 @@ def _around(trace, index):
     return index, event, previous, n
 
 
+def _head(event, index, n):
+    """The header's words before the state, the state, and after it (the HTML marks the state as code)."""
+    return (f"Step {index + 1} of {n} · round {plain(field(event, 'round'))} · ", plain(field(event, "state")),
+            f" · {event_title(event)}")
+
+
 def step_header(event, index, n):
     """``Step 3 of 9 · round 1 · CODE · the coder's turn``."""
-    return tag("h3", f"Step {index + 1} of {n} · round {plain(field(event, 'round'))} · ",
-               tag("code", plain(field(event, "state"))), f" · {event_title(event)}")
+    before, state, after = _head(event, index, n)
+    return tag("h3", before, tag("code", state), after)
 
 
 def step_html(run, index, machine=SUPERVISOR):
@@ -57,6 +63,5 @@ def step_text(run, index):
     if len(trace) == 0:
         return "This trace is empty: there is nothing to step through."
     index, event, previous, n = _around(trace, index)
-    head = (f"Step {index + 1} of {n} · round {plain(field(event, 'round'))} · {plain(field(event, 'state'))}"
-            f" · {event_title(event)}")
-    return "\n".join([head, diagram_text(field(event, "state"), previous), event_text(event)])
+    return "\n".join(["".join(_head(event, index, n)), diagram_text(field(event, "state"), previous),
+                      event_text(event)])
