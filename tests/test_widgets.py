@@ -6,12 +6,11 @@ from agent_team import course
 from agent_team import widgets as W
 from agent_team.render import step_html
 from agent_team.render.diagram import SUPERVISOR
-
-NO_FAULT = SUPERVISOR.without("FAULT")  # the stepper draws FAULT only for runs that have one
-
 from test_render import EVIL, SEED_LOG, Watched, fake_report, make_trace
 
 ipywidgets = pytest.importorskip("ipywidgets")
+
+NO_FAULT = SUPERVISOR.without("FAULT")  # the stepper draws FAULT only for runs that have one
 
 
 @pytest.fixture
