@@ -21,7 +21,7 @@ def hints_html(exercise_id, hints, revealed):
         blocks.append(tag("div", *body, class_="at-hint"))
     if revealed < n:
         note = ("Stuck? Reveal the first hint: it points at the rule most wrong attempts miss."
-                if not revealed else f"Still stuck? The next hint is the {LEVELS[min(revealed, 2)]}.")
+                if not revealed else f"Still stuck? The next hint is the {LEVELS[min(revealed, len(LEVELS) - 1)]}.")
     else:
         note = "That was the last hint. Compare your code with it line by line, then run the grader again."
     blocks.append(tag("p", note, class_="at-muted-text"))
