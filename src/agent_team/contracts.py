@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 
 from .roles import ROLES
 
-__all__ = ["RISKS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
+__all__ = ["RISKS", "RISK_WORDS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",
            "Handoff", "final_status"]
 
 RISKS = ("read", "write", "execute")                         # what a step may do to the world
+RISK_WORDS = {"write": "writes files", "execute": "runs code"}  # the risks worth a note, in words
 STEP_STATUSES = ("success", "failed", "skipped", "cancelled")  # how a step (or a turn) ended
 RUN_STATUSES = ("success", "failed", "cancelled")             # how a whole planned run ended
 ACTIONS = ("retry_step", "user_decision", "resume_plan")      # what a retry proposal recommends

@@ -24,7 +24,7 @@ the same decision: the gate can be tested exhaustively and trusted as a rule.
 import dataclasses
 from collections.abc import Mapping
 
-from .contracts import RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
+from .contracts import RISK_WORDS, RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
 
 __all__ = ["review_gate", "review_run", "PRECEDENCE"]
 
@@ -60,12 +60,10 @@ _PROPOSALS = {
 # cancelled step to the end; a failed or skipped step is retried on its own.
 COMMAND = "execute_plan(plan, goal, do_step, approve, steps={steps!r})"
 
-# What a risky step should be checked for, whatever its status.
-_RISK_NOTES = {
-    "write": ("step {step} writes files", ["look at the diff of every file step {step} wrote",
-                                           "run the tests"]),
-    "execute": ("step {step} runs code", ["read the output of what step {step} ran",
-                                          "run the tests again from a clean state"]),
+# What a risky step (one of contracts.RISK_WORDS) should be checked for, whatever its status.
+_RISK_CHECKS = {
+    "write": ["look at the diff of every file step {step} wrote", "run the tests"],
+    "execute": ["read the output of what step {step} ran", "run the tests again from a clean state"],
 }
 
 # Blocking on nothing done is the safe choice: an empty list is what a run
@@ -95,10 +93,9 @@ def _read(i, outcome):
 
 def _risk(step, risk):
     """The risk note and checks for one step."""
-    if risk not in _RISK_NOTES:
+    if risk not in RISK_WORDS:
         return None, []
-    note, checks = _RISK_NOTES[risk]
-    return note.format(step=step), [c.format(step=step) for c in checks]
+    return f"step {step} {RISK_WORDS[risk]}", [c.format(step=step) for c in _RISK_CHECKS[risk]]
 
 
 def review_gate(outcomes):
