@@ -15,6 +15,7 @@ through the gate and through the model, and where they disagree.
 
 from dataclasses import dataclass, field
 
+from .clip import safe_repr
 from .contracts import ReviewReport, _Record
 from .gate import review_run
 from .limits import call_limited, describe_error
@@ -103,7 +104,7 @@ def compare_reviewers(cases, model, *, seconds=30.0):
     rows = []
     for case in cases:
         if not (isinstance(case, (list, tuple)) and len(case) == 3):
-            raise ValueError(f"each case must be (name, execution_status, outcomes), not {case!r:.60}")
+            raise ValueError(f"each case must be (name, execution_status, outcomes), not {safe_repr(case, 60)}")
         name, execution_status, outcomes = case
         report = review_run(execution_status, outcomes)
         advice = advise(report, model, seconds=seconds)

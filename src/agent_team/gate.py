@@ -24,6 +24,7 @@ the same decision: the gate can be tested exhaustively and trusted as a rule.
 import dataclasses
 from collections.abc import Mapping
 
+from .clip import safe_repr
 from .contracts import RISK_WORDS, RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
 
 __all__ = ["review_gate", "review_run", "PRECEDENCE"]
@@ -83,7 +84,7 @@ def _read(i, outcome):
     if isinstance(outcome, StepOutcome):
         return outcome
     if isinstance(outcome, (str, bytes, int, float, list, tuple)) or outcome is None:
-        raise ValueError(f"{where} is {type(outcome).__name__} {outcome!r:.40}; each outcome must be a dict "
+        raise ValueError(f"{where} is {type(outcome).__name__} {safe_repr(outcome, 40)}; each outcome must be a dict "
                          "or object with 'step' and 'status', like {'step': 'S1', 'status': 'success'}")
     if not isinstance(outcome, Mapping):
         names = [f.name for f in dataclasses.fields(StepOutcome)]
@@ -152,7 +153,7 @@ def review_run(execution_status, outcomes):
     cancelled keeps its status: the gate can only take success away, never grant it.
     """
     if execution_status not in RUN_STATUSES:
-        raise ValueError(f"execution_status is {execution_status!r:.40}; write one of {', '.join(RUN_STATUSES)}")
+        raise ValueError(f"execution_status is {safe_repr(execution_status, 40)}; write one of {', '.join(RUN_STATUSES)}")
     decision = review_gate(outcomes)
     status = final_status(execution_status, decision.passed)
     reason = ""
