@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from .clip import safe_repr
 from .contracts import ReviewReport, _Record
 from .gate import review_run
-from .limits import call_limited, describe_error
-from .llm import _decode
+from .llm import _decode, call_model
 
 __all__ = ["ADVICE_ACTIONS", "Advice", "advice_prompt", "advise", "gate_action", "compare_reviewers", "agreement"]
 
@@ -79,13 +78,11 @@ def advise(report, model, *, seconds=30.0):
     prompt = advice_prompt(report)
     if not callable(model):
         raise TypeError(f"model must be a function prompt -> str, not {type(model).__name__}")
-    call = call_limited(model, prompt, seconds=seconds)
-    if call.kind == "timeout":
-        return Advice(None, error=f"the model did not answer within {seconds:g} s")
-    if call.kind == "error":
-        return Advice(None, error=f"the model raised {describe_error(call.error)}")
+    reply, failure, error = call_model(model, prompt, seconds)
+    if failure is not None:
+        return Advice(None, error=error)
     try:
-        return _read(call.value)
+        return _read(reply)
     except ValueError as err:
         return Advice(None, error=str(err))
 
