@@ -104,10 +104,9 @@ def compare_reviewers(cases, model, *, seconds=30.0):
             raise ValueError(f"each case must be (name, execution_status, outcomes), not {safe_repr(case, 60)}")
         name, execution_status, outcomes = case
         report = review_run(execution_status, outcomes)
-        advice = advise(report, model, seconds=seconds)
-        rows.append({"case": name, "gate": gate_action(report), "model": advice.action,
-                     "agree": advice.action == gate_action(report), "status": report.status,
-                     "error": advice.error})
+        advice, gate = advise(report, model, seconds=seconds), gate_action(report)
+        rows.append({"case": name, "gate": gate, "model": advice.action, "agree": advice.action == gate,
+                     "status": report.status, "error": advice.error})
     return rows
 
 
