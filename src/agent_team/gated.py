@@ -74,10 +74,16 @@ def run_outcomes(run):
 class GatedRun:
     """A run with the gate's verdict on it: ``status`` is pass, budget or blocked."""
 
-    status: str
     run: object = field(repr=False)
     outcomes: list
     report: ReviewReport
+
+    @property
+    def status(self):
+        """The run's own status, except that the gate takes a pass away when it blocks."""
+        if self.run.status == "pass" and not self.report.decision.passed:
+            return "blocked"
+        return self.run.status
 
     @property
     def stop_reason(self):
@@ -89,7 +95,4 @@ class GatedRun:
 def gated(run, outcomes=None):
     """Judge a finished run with the reviewer gate; ``outcomes`` defaults to :func:`run_outcomes`."""
     outcomes = run_outcomes(run) if outcomes is None else outcomes
-    report = review_run("success" if run.status == "pass" else "failed", outcomes)
-    if run.status != "pass":
-        return GatedRun(run.status, run, outcomes, report)
-    return GatedRun("pass" if report.decision.passed else "blocked", run, outcomes, report)
+    return GatedRun(run, outcomes, review_run("success" if run.status == "pass" else "failed", outcomes))
