@@ -173,10 +173,11 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=Tru
         last = rnd == max_rounds
         for name in reviewers:
             event = run.review(name, rnd)
-            event["decision"] = ("out of rounds: stop without success" if last
-                                 else "tests red: the coder goes again with this review")
             if event.get("message") == "escalate":
                 event["escalated"] = True
+            event["decision"] = ("out of rounds: stop without success" if last
+                                 else "tests red: the coder goes again with this review")
+            if event.get("escalated"):
                 event["decision"] = f"the {name} escalated to a person; " + event["decision"]
     turns = f"{max_rounds} coder turn{'s' if max_rounds != 1 else ''}"
     reason = (f"the budget of {turns} ran out and the tests still fail" if max_rounds
