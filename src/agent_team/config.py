@@ -198,7 +198,8 @@ def load_config(source):
             raise _unknown(where, key, TOP_FIELDS)
     default = data.get("model")
     if default is not None and (not isinstance(default, str) or not default.strip()):
-        raise ValueError(f"{where}: model must be a model name in quotes, like model = {FAKE!r}, not {safe_repr(default, 40)}")
+        raise ValueError(f"{where}: model must be a model name in quotes, like model = {FAKE!r}, "
+                         f"not {safe_repr(default, 40)}")
     agents = data.get("agents", {})
     if not isinstance(agents, dict):
         raise ValueError(f"{where}: agents must be a table of roles, like [agents.coder], not {type(agents).__name__}")

@@ -153,7 +153,8 @@ def review_run(execution_status, outcomes):
     cancelled keeps its status: the gate can only take success away, never grant it.
     """
     if execution_status not in RUN_STATUSES:
-        raise ValueError(f"execution_status is {safe_repr(execution_status, 40)}; write one of {', '.join(RUN_STATUSES)}")
+        raise ValueError(f"execution_status is {safe_repr(execution_status, 40)}; "
+                         f"write one of {', '.join(RUN_STATUSES)}")
     decision = review_gate(outcomes)
     status = final_status(execution_status, decision.passed)
     reason = ""
