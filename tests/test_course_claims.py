@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_team.course import EXERCISES
 from agent_team.render.diagram import SUPERVISOR, machine_text, state_svg
 from agent_team.render.report import report_html
 from agent_team.supervisor import supervise
@@ -12,8 +13,7 @@ from agent_team.supervisor import supervise
 SOURCES = Path(__file__).resolve().parent.parent / "notebooks" / "source"
 # Under Pyodide only src/ and the tests are copied (tests/pyodide/select.py): no notebook sources.
 needs_sources = pytest.mark.skipif(not SOURCES.is_dir(), reason="the notebook sources are not here")
-GRADERS = {"1.1": "check_run_tests(", "2.1": "check_nits_reviewer(", "3.1": "check_run_team(",
-           "4.1": "check_fault_eval(", "4.2": "check_hardening(", "5.1": "check_gate("}
+GRADERS = {row.id: f"{row.grader}(" for row in EXERCISES}  # every exercise of the course's table
 
 
 def _cells():

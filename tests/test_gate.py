@@ -155,6 +155,20 @@ def test_misuse_names_the_field_and_the_index(outcomes, words):
         review_gate(outcomes)
 
 
+class _NoRepr:
+    def __repr__(self):
+        raise RuntimeError("a hostile __repr__")
+
+
+@pytest.mark.parametrize("outcomes, words", [
+    ([[_NoRepr()]], "outcome 0 is list <list whose repr failed>"),
+    ([{"step": _NoRepr(), "status": "success"}], "outcome 0.step must be str or int, not _NoRepr"),
+])
+def test_a_value_whose_repr_raises_is_still_named_in_a_value_error(outcomes, words):
+    with pytest.raises(ValueError, match=words):
+        review_gate(outcomes)
+
+
 def test_review_run_turns_a_blocked_success_into_a_failure_with_the_reason():
     report = review_run("success", [outcome("S1", "success"), outcome("S2", "skipped")])
     assert report.status == "failed" and report.execution_status == "success"

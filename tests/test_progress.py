@@ -124,3 +124,17 @@ def test_a_grader_records_its_exercise(tmp_path, clean_env):
     report = grading.check_run_team(run_team)
     assert report.passed
     assert progress.load(file)["3.1"] == {"passed": True, "passed_once": True, "attempts": 1}
+
+
+def test_every_table_keeps_only_well_formed_entries_and_right_is_derived(tmp_path):
+    file = tmp_path / "p.json"
+    file.write_text(json.dumps({"hints": {"1.1": 2, "2.1": "three", "4.2": True},
+                                "predictions": {"p": {"predicted": "pass", "actual": "budget", "right": True},
+                                                "q": "garbage"}}))
+    assert progress.predictions(file) == {"p": {"predicted": "pass", "actual": "budget", "right": False}}
+    assert progress.record_hint("2.1", 1, file) is True
+    saved = json.loads(file.read_text())
+    assert saved["hints"] == {"1.1": 2, "2.1": 1}
+    assert saved["predictions"] == {"p": {"actual": "budget", "predicted": "pass", "right": False}}
+    assert progress.record_prediction("q", "pass", "pass", file) is True
+    assert json.loads(file.read_text())["predictions"]["q"] == {"actual": "pass", "predicted": "pass", "right": True}

@@ -15,10 +15,10 @@ through the gate and through the model, and where they disagree.
 
 from dataclasses import dataclass, field
 
+from .clip import safe_repr
 from .contracts import ReviewReport, _Record
 from .gate import review_run
-from .limits import call_limited, describe_error
-from .llm import _decode
+from .llm import _decode, call_model
 
 __all__ = ["ADVICE_ACTIONS", "Advice", "advice_prompt", "advise", "gate_action", "compare_reviewers", "agreement"]
 
@@ -78,13 +78,11 @@ def advise(report, model, *, seconds=30.0):
     prompt = advice_prompt(report)
     if not callable(model):
         raise TypeError(f"model must be a function prompt -> str, not {type(model).__name__}")
-    call = call_limited(model, prompt, seconds=seconds)
-    if call.kind == "timeout":
-        return Advice(None, error=f"the model did not answer within {seconds:g} s")
-    if call.kind == "error":
-        return Advice(None, error=f"the model raised {describe_error(call.error)}")
+    reply, failure, error = call_model(model, prompt, seconds)
+    if failure is not None:
+        return Advice(None, error=error)
     try:
-        return _read(call.value)
+        return _read(reply)
     except ValueError as err:
         return Advice(None, error=str(err))
 
@@ -103,13 +101,12 @@ def compare_reviewers(cases, model, *, seconds=30.0):
     rows = []
     for case in cases:
         if not (isinstance(case, (list, tuple)) and len(case) == 3):
-            raise ValueError(f"each case must be (name, execution_status, outcomes), not {case!r:.60}")
+            raise ValueError(f"each case must be (name, execution_status, outcomes), not {safe_repr(case, 60)}")
         name, execution_status, outcomes = case
         report = review_run(execution_status, outcomes)
-        advice = advise(report, model, seconds=seconds)
-        rows.append({"case": name, "gate": gate_action(report), "model": advice.action,
-                     "agree": advice.action == gate_action(report), "status": report.status,
-                     "error": advice.error})
+        advice, gate = advise(report, model, seconds=seconds), gate_action(report)
+        rows.append({"case": name, "gate": gate, "model": advice.action, "agree": advice.action == gate,
+                     "status": report.status, "error": advice.error})
     return rows
 
 

@@ -22,6 +22,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 
+from .clip import safe_repr
 from .limits import describe_error
 from .llm import llm_policy
 from .policies import DEFAULT_POLICIES
@@ -98,7 +99,7 @@ class TeamConfig:
                 raise _unknown("TeamConfig", role, ROLES, "role")
             if slot is not None and (not isinstance(slot, RoleConfig) or slot.role != role):
                 raise ValueError(f"{role} must be a RoleConfig for the {role} (RoleConfig({role!r}, ...)), "
-                                 f"not {slot!r:.60}")
+                                 f"not {safe_repr(slot, 60)}")
         self._slots = {role: slots.get(role) or RoleConfig(role) for role in ROLES}
 
     def __getattr__(self, name):
@@ -197,7 +198,8 @@ def load_config(source):
             raise _unknown(where, key, TOP_FIELDS)
     default = data.get("model")
     if default is not None and (not isinstance(default, str) or not default.strip()):
-        raise ValueError(f"{where}: model must be a model name in quotes, like model = {FAKE!r}, not {default!r:.40}")
+        raise ValueError(f"{where}: model must be a model name in quotes, like model = {FAKE!r}, "
+                         f"not {safe_repr(default, 40)}")
     agents = data.get("agents", {})
     if not isinstance(agents, dict):
         raise ValueError(f"{where}: agents must be a table of roles, like [agents.coder], not {type(agents).__name__}")
@@ -219,7 +221,7 @@ def load_config(source):
                 raise _unknown(f"{where}: agents.{name}", key, ROLE_FIELDS)
             if not isinstance(value, str):
                 raise ValueError(f"{where}: agents.{name}.{key} must be a string in quotes, "
-                                 f'like {key} = "...", not {type(value).__name__} {value!r:.40}')
+                                 f'like {key} = "...", not {type(value).__name__} {safe_repr(value, 40)}')
             if key == "model" and not value.strip():
                 raise ValueError(f"{where}: agents.{name}.model is empty; write a model name, "
                                  f"or leave it out to use the default")

@@ -18,13 +18,15 @@ import types
 import typing
 from dataclasses import dataclass, field
 
+from .clip import safe_repr
 from .roles import ROLES
 
-__all__ = ["RISKS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
+__all__ = ["RISKS", "RISK_WORDS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",
            "Handoff", "final_status"]
 
 RISKS = ("read", "write", "execute")                         # what a step may do to the world
+RISK_WORDS = {"write": "writes files", "execute": "runs code"}  # the risks worth a note, in words
 STEP_STATUSES = ("success", "failed", "skipped", "cancelled")  # how a step (or a turn) ended
 RUN_STATUSES = ("success", "failed", "cancelled")             # how a whole planned run ended
 ACTIONS = ("retry_step", "user_decision", "resume_plan")      # what a retry proposal recommends
@@ -57,7 +59,7 @@ def _convert(where, hint, value, loading):
                 return _convert(where, option, value, loading)
             except ValueError:
                 continue
-        raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {value!r:.60}")
+        raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {safe_repr(value, 60)}")
     if typing.get_origin(hint) is list:
         if not isinstance(value, (list, tuple)):
             raise ValueError(f"{where} must be a list, not {type(value).__name__}; write [] for none")
@@ -73,7 +75,7 @@ def _convert(where, hint, value, loading):
     # bool is an int in Python, but never a step number or a round.
     if isinstance(value, hint) and not (hint is int and isinstance(value, bool)):
         return value
-    raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {value!r:.60}")
+    raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {safe_repr(value, 60)}")
 
 
 class _Record:
@@ -103,7 +105,7 @@ class _Record:
             if allowed and value not in allowed:
                 meant = value.strip().lower() if isinstance(value, str) else None
                 hint = f"did you mean {meant!r}? " if meant in allowed else ""
-                raise ValueError(f"{at} is {value!r:.40}; {hint}write one of {', '.join(map(repr, allowed))}")
+                raise ValueError(f"{at} is {safe_repr(value, 40)}; {hint}write one of {', '.join(map(repr, allowed))}")
             out[f.name] = value
         cls._check(out, where)
         return out

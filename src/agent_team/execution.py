@@ -19,7 +19,7 @@ Nothing here retries or resumes by itself; a retry is a new call with ``steps=``
 
 from dataclasses import dataclass, field
 
-from .contracts import RUN_STATUSES, Handoff, Plan, ReviewReport, StepOutcome, _Record
+from .contracts import RISK_WORDS, RUN_STATUSES, Handoff, Plan, ReviewReport, StepOutcome, _Record
 from .gate import review_run
 from .limits import describe_error
 
@@ -31,9 +31,8 @@ _DID = {"success": "completed", "failed": "failed", "skipped": "was skipped", "c
 
 def risk_summary(steps):
     """What the steps may do to the world, in one line, e.g. ``S2 writes files; S3 runs code``."""
-    doing = {"write": "writes files", "execute": "runs code"}
-    parts = [f"{s.id} {doing[s.risk]}" for s in steps if s.risk in doing]
-    return "; ".join(parts) if parts else "no step writes files or runs code"
+    parts = [f"{s.id} {RISK_WORDS[s.risk]}" for s in steps if s.risk in RISK_WORDS]
+    return "; ".join(parts) if parts else "no step " + " or ".join(RISK_WORDS.values())
 
 
 def plan_handoff(plan):

@@ -24,7 +24,8 @@ the same decision: the gate can be tested exhaustively and trusted as a rule.
 import dataclasses
 from collections.abc import Mapping
 
-from .contracts import RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
+from .clip import safe_repr
+from .contracts import RISK_WORDS, RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
 
 __all__ = ["review_gate", "review_run", "PRECEDENCE"]
 
@@ -60,12 +61,10 @@ _PROPOSALS = {
 # cancelled step to the end; a failed or skipped step is retried on its own.
 COMMAND = "execute_plan(plan, goal, do_step, approve, steps={steps!r})"
 
-# What a risky step should be checked for, whatever its status.
-_RISK_NOTES = {
-    "write": ("step {step} writes files", ["look at the diff of every file step {step} wrote",
-                                           "run the tests"]),
-    "execute": ("step {step} runs code", ["read the output of what step {step} ran",
-                                          "run the tests again from a clean state"]),
+# What a risky step (one of contracts.RISK_WORDS) should be checked for, whatever its status.
+_RISK_CHECKS = {
+    "write": ["look at the diff of every file step {step} wrote", "run the tests"],
+    "execute": ["read the output of what step {step} ran", "run the tests again from a clean state"],
 }
 
 # Blocking on nothing done is the safe choice: an empty list is what a run
@@ -85,7 +84,7 @@ def _read(i, outcome):
     if isinstance(outcome, StepOutcome):
         return outcome
     if isinstance(outcome, (str, bytes, int, float, list, tuple)) or outcome is None:
-        raise ValueError(f"{where} is {type(outcome).__name__} {outcome!r:.40}; each outcome must be a dict "
+        raise ValueError(f"{where} is {type(outcome).__name__} {safe_repr(outcome, 40)}; each outcome must be a dict "
                          "or object with 'step' and 'status', like {'step': 'S1', 'status': 'success'}")
     if not isinstance(outcome, Mapping):
         names = [f.name for f in dataclasses.fields(StepOutcome)]
@@ -95,10 +94,9 @@ def _read(i, outcome):
 
 def _risk(step, risk):
     """The risk note and checks for one step."""
-    if risk not in _RISK_NOTES:
+    if risk not in RISK_WORDS:
         return None, []
-    note, checks = _RISK_NOTES[risk]
-    return note.format(step=step), [c.format(step=step) for c in checks]
+    return f"step {step} {RISK_WORDS[risk]}", [c.format(step=step) for c in _RISK_CHECKS[risk]]
 
 
 def review_gate(outcomes):
@@ -155,7 +153,8 @@ def review_run(execution_status, outcomes):
     cancelled keeps its status: the gate can only take success away, never grant it.
     """
     if execution_status not in RUN_STATUSES:
-        raise ValueError(f"execution_status is {execution_status!r:.40}; write one of {', '.join(RUN_STATUSES)}")
+        raise ValueError(f"execution_status is {safe_repr(execution_status, 40)}; "
+                         f"write one of {', '.join(RUN_STATUSES)}")
     decision = review_gate(outcomes)
     status = final_status(execution_status, decision.passed)
     reason = ""

@@ -25,14 +25,15 @@ __all__ = ["STEPS", "GATED_STATUSES", "GatedRun", "run_outcomes", "gated"]
 
 STEPS = (("plan", "write"), ("code", "write"), ("tests", "execute"), ("review", "write"))
 GATED_STATUSES = ("pass", "budget", "blocked")
+_RISK = dict(STEPS)
 
 
 def _turns(trace, role):
     return [e for e in trace if e.get("type") == "turn" and e.get("role") == role]
 
 
-def _outcome(step, risk, status, detail=""):
-    return {"step": step, "status": status, "risk": risk, "detail": detail}
+def _outcome(step, status, detail=""):
+    return {"step": step, "status": status, "risk": _RISK[step], "detail": detail}
 
 
 def run_outcomes(run):
@@ -40,32 +41,31 @@ def run_outcomes(run):
     trace, repo = getattr(run, "trace", None), getattr(run, "repo", None)
     if not isinstance(trace, list) or not isinstance(repo, dict):
         raise TypeError(f"run must be the result of supervise(...), not {type(run).__name__}")
-    risk = dict(STEPS)
     plan = repo.get(PLAN_PATH)
-    outcomes = [_outcome("plan", risk["plan"], "success") if isinstance(plan, str) and plan.strip()
-                else _outcome("plan", risk["plan"], "failed", "PLAN.md is empty at the end of the run")]
+    outcomes = [_outcome("plan", "success") if isinstance(plan, str) and plan.strip()
+                else _outcome("plan", "failed", "PLAN.md is empty at the end of the run")]
     coder = _turns(trace, "coder")
     if not coder:
-        outcomes.append(_outcome("code", risk["code"], "skipped", "the coder never had a turn"))
+        outcomes.append(_outcome("code", "skipped", "the coder never had a turn"))
     elif any(e.get("applied") for e in coder):
-        outcomes.append(_outcome("code", risk["code"], "success"))
+        outcomes.append(_outcome("code", "success"))
     else:
-        outcomes.append(_outcome("code", risk["code"], "failed", f"no coder turn landed; last: {coder[-1].get('error')}"))
-    tests = [e for e in trace if e.get("type") == "tests"]
+        outcomes.append(_outcome("code", "failed", f"no coder turn landed; last: {coder[-1].get('error')}"))
+    tests = [e.get("tests") or {} for e in trace if e.get("type") == "tests"]
     if not tests:
-        outcomes.append(_outcome("tests", risk["tests"], "skipped", "the tests never ran"))
-    elif (tests[-1].get("tests") or {}).get("ok"):
-        outcomes.append(_outcome("tests", risk["tests"], "success"))
+        outcomes.append(_outcome("tests", "skipped", "the tests never ran"))
+    elif tests[-1].get("ok"):
+        outcomes.append(_outcome("tests", "success"))
     else:
-        errors = (tests[-1].get("tests") or {}).get("errors") or ["no error recorded"]
-        outcomes.append(_outcome("tests", risk["tests"], "failed", errors[0]))
+        errors = tests[-1].get("errors") or ["no error recorded"]
+        outcomes.append(_outcome("tests", "failed", errors[0]))
     reviewer = _turns(trace, "reviewer")
     if not reviewer:
-        outcomes.append(_outcome("review", risk["review"], "skipped", "the reviewer never had a turn"))
+        outcomes.append(_outcome("review", "skipped", "the reviewer never had a turn"))
     elif reviewer[-1].get("verdict"):
-        outcomes.append(_outcome("review", risk["review"], "success"))
+        outcomes.append(_outcome("review", "success"))
     else:
-        outcomes.append(_outcome("review", risk["review"], "failed",
+        outcomes.append(_outcome("review", "failed",
                                  f"the last review left no verdict: {reviewer[-1].get('error')}"))
     return outcomes
 
@@ -74,10 +74,16 @@ def run_outcomes(run):
 class GatedRun:
     """A run with the gate's verdict on it: ``status`` is pass, budget or blocked."""
 
-    status: str
     run: object = field(repr=False)
     outcomes: list
     report: ReviewReport
+
+    @property
+    def status(self):
+        """The run's own status, except that the gate takes a pass away when it blocks."""
+        if self.run.status == "pass" and not self.report.decision.passed:
+            return "blocked"
+        return self.run.status
 
     @property
     def stop_reason(self):
@@ -89,7 +95,4 @@ class GatedRun:
 def gated(run, outcomes=None):
     """Judge a finished run with the reviewer gate; ``outcomes`` defaults to :func:`run_outcomes`."""
     outcomes = run_outcomes(run) if outcomes is None else outcomes
-    report = review_run("success" if run.status == "pass" else "failed", outcomes)
-    if run.status != "pass":
-        return GatedRun(run.status, run, outcomes, report)
-    return GatedRun("pass" if report.decision.passed else "blocked", run, outcomes, report)
+    return GatedRun(run, outcomes, review_run("success" if run.status == "pass" else "failed", outcomes))

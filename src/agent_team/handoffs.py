@@ -11,6 +11,7 @@ turn landed (``status``: ``success``, or ``failed`` when the turn was refused,
 raised or timed out) and who acts next and on what (``next_action``).
 """
 
+from .clip import safe_repr
 from .contracts import Handoff
 from .roles import ROLES
 from .repo import PLAN_PATH, SRC_PATH
@@ -50,7 +51,7 @@ def _turn_summary(event):
         if event.get("override"):
             parts.append("overridden because the tests are green")
     elif event.get("message"):
-        parts.append(f"said {event['message']!r:.120}")
+        parts.append(f"said {safe_repr(event['message'], 120)}")
     if event.get("escalated"):
         parts.append("escalated to a person")
     return f"round {event.get('round', 0)}: the {role} " + "; ".join(parts) + tries

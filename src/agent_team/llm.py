@@ -34,7 +34,7 @@ from .policies import BadOutput, check_output, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
 from .roles import PROMPTS, ROLES
 
-__all__ = ["BadReply", "build_prompt", "parse_reply", "llm_policy", "ScriptedModel"]
+__all__ = ["BadReply", "build_prompt", "parse_reply", "call_model", "llm_policy", "ScriptedModel"]
 
 
 RECORD_CAP = 4_000  # characters of each prompt and reply kept per attempt
@@ -121,6 +121,20 @@ def parse_reply(role, reply):
     return out
 
 
+def call_model(model, prompt, seconds):
+    """One call ``model(prompt)`` limited to ``seconds``: ``(reply, failure, error)``.
+
+    ``failure`` is None when the model answered (``reply`` is then whatever it returned),
+    else "timeout" or "error" as the trace's turns say it, and ``error`` says so in words.
+    """
+    call = call_limited(model, prompt, seconds=seconds)
+    if call.kind == "timeout":
+        return None, "timeout", f"the model did not answer within {seconds:g} s"
+    if call.kind == "error":
+        return None, "error", f"the model raised {describe_error(call.error)}"
+    return call.value, None, None
+
+
 def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
     """A policy ``(goal, view) -> output`` for ``role`` that asks ``model(prompt) -> str``.
 
@@ -143,17 +157,10 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
         attempts, problem = [], None
         for n in range(1, retries + 2):
             prompt = build_prompt(role, goal, view, system_prompt, problem)
-            call = call_limited(model, prompt, seconds=seconds)
-            reply = call.value if call.ok else None
-            failure = None if call.ok else call.kind  # "timeout" or "error", as the trace's turns say it
-            if call.kind == "timeout":
-                error = f"the model did not answer within {seconds:g} s"
-            elif call.kind == "error":
-                error = f"the model raised {describe_error(call.error)}"
-            else:
+            reply, failure, error = call_model(model, prompt, seconds)
+            if failure is None:
                 try:
                     out = parse_reply(role, reply)
-                    error = None
                 except BadReply as err:
                     # Only a reply's own problem is fed back; a crash or a timeout
                     # is nothing the model said, so the prompt stays as it was.

@@ -128,7 +128,7 @@ def check_output(role, out):
     """Return a clean copy of ``out`` or raise :class:`BadOutput` saying what is wrong.
 
     Patches are only checked for shape here; what they may write is the
-    allowlist's business (:func:`agent_team.repo.apply_turn`).
+    allowlist's business (:func:`agent_team.repo.check_turn`).
     """
     # Exact types, never repr(): a policy's output may be a hostile object or
     # nested deep enough to overflow the stack (fatal in the browser).
@@ -149,7 +149,7 @@ def check_output(role, out):
 
 
 def _described(value, cap):
-    return value[:cap] if type(value) is str else f"<{type(value).__name__}, not a string>"
+    return clip(value, cap) if type(value) is str else f"<{type(value).__name__}, not a string>"
 
 
 def for_trace(patch):

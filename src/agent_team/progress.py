@@ -52,56 +52,76 @@ def _read(file):
     return data if isinstance(data, dict) else {}
 
 
-def _section(data, name):
-    """One top-level table of the file (``exercises``, ``hints``, ``predictions``), {} if absent or broken."""
-    section = data.get(name)
-    return section if isinstance(section, dict) else {}
+def _exercises(table):
+    """The well-formed entries of the ``exercises`` table."""
+    clean = {}
+    for ex_id, entry in table.items():
+        if isinstance(ex_id, str) and isinstance(entry, dict):
+            attempts = entry.get("attempts", 0)
+            clean[ex_id] = {"passed": entry.get("passed") is True,
+                            "passed_once": entry.get("passed_once") is True or entry.get("passed") is True,
+                            "attempts": attempts if isinstance(attempts, int) and attempts >= 0 else 0}
+    return clean
 
 
-def _table(file, name):
-    """:func:`_section` of the progress file (``file``, or the default one); {} when recording is off."""
-    file = file or path()
-    return {} if file is None else _section(_read(file), name)
+def _hints(table):
+    """The well-formed entries of the ``hints`` table: a positive count per exercise."""
+    return {k: v for k, v in table.items()
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0}
+
+
+def _predictions(table):
+    """The well-formed entries of the ``predictions`` table; ``right`` is derived, never trusted."""
+    out = {}
+    for key, entry in table.items():
+        if isinstance(key, str) and isinstance(entry, dict):
+            predicted, actual = str(entry.get("predicted", "")), str(entry.get("actual", ""))
+            out[key] = {"predicted": predicted, "actual": actual, "right": predicted == actual}
+    return out
+
+
+# The tables of the file, each with the function that keeps only its well-formed entries
+# (on every read, and on every rewrite: a broken entry never survives a save).
+_TABLES = {"exercises": _exercises, "hints": _hints, "predictions": _predictions}
+
+
+def _table(name, file=None, data=None):
+    """One table of the progress file (``file``, or the default one), cleaned; {} if absent or off."""
+    if data is None:
+        file = file or path()
+        data = {} if file is None else _read(file)
+    table = data.get(name)
+    return _TABLES[name](table) if isinstance(table, dict) else {}
 
 
 def load(file=None):
     """``{exercise id: {"passed": bool, "passed_once": bool, "attempts": int}}``; {} if there is none."""
-    clean = {}
-    for ex_id, entry in _table(file, "exercises").items():
-        if not isinstance(ex_id, str) or not isinstance(entry, dict):
-            continue
-        attempts = entry.get("attempts", 0)
-        clean[ex_id] = {"passed": entry.get("passed") is True,
-                        "passed_once": entry.get("passed_once") is True or entry.get("passed") is True,
-                        "attempts": attempts if isinstance(attempts, int) and attempts >= 0 else 0}
-    return clean
+    return _table("exercises", file)
 
 
 def hints(file=None):
     """``{exercise id: how many of its hints the learner has revealed}``; {} if none."""
-    return {k: v for k, v in _table(file, "hints").items()
-            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0}
+    return _table("hints", file)
 
 
 def predictions(file=None):
     """``{prediction id: {"predicted": str, "actual": str, "right": bool}}``; {} if none."""
-    out = {}
-    for key, entry in _table(file, "predictions").items():
-        if isinstance(key, str) and isinstance(entry, dict):
-            out[key] = {"predicted": str(entry.get("predicted", "")), "actual": str(entry.get("actual", "")),
-                        "right": entry.get("right") is True}
-    return out
+    return _table("predictions", file)
 
 
-def _update(file, change):
-    """Read the file, let ``change(data)`` edit it, write it back atomically. True if saved; never raises."""
+def _update(file, name, change):
+    """Read the file once, let ``change(table)`` edit table ``name``, write it all back atomically.
+
+    True if saved; never raises.
+    """
     try:
         file = file or path()
         if file is None:
             return False
         data = _read(file)
-        data["exercises"] = load(file)  # only well-formed entries survive a rewrite
-        change(data)
+        data.update({n: _table(n, data=data) for n in _TABLES})
+        change(data[name])
+        data[name] = _TABLES[name](data[name])  # so what is saved is what a read returns (``right`` too)
         data["version"] = VERSION
         text = json.dumps({k: dict(sorted(v.items())) if isinstance(v, dict) else v
                            for k, v in sorted(data.items())}, indent=1)
@@ -120,36 +140,29 @@ def _update(file, change):
 
 def record(exercise_id, passed, file=None):
     """Record one graded attempt. Returns True if it was saved, False otherwise; never raises."""
-    if str(exercise_id) not in course.exercise_ids():  # a typo in a grader would otherwise grow a phantom row
+    key = str(exercise_id)
+    if key not in course.exercise_ids():  # a typo in a grader would otherwise grow a phantom row
         return False
 
-    def change(data):
-        exercises, key = data["exercises"], str(exercise_id)
-        old = exercises.get(key, {"passed": False, "passed_once": False, "attempts": 0})
+    def change(exercises):
+        old = exercises.get(key, {"passed_once": False, "attempts": 0})
         exercises[key] = {"passed": bool(passed), "passed_once": bool(passed) or old["passed_once"],
                           "attempts": old["attempts"] + 1}
-    return _update(file, change)
+    return _update(file, "exercises", change)
 
 
 def record_hint(exercise_id, revealed, file=None):
     """Record that ``revealed`` hints of an exercise are shown (the count never goes down). Never raises."""
-    def change(data):
-        table = data.setdefault("hints", {})
-        if not isinstance(table, dict):
-            table = data["hints"] = {}
-        old = table.get(str(exercise_id), 0)
-        table[str(exercise_id)] = max(old if isinstance(old, int) else 0, int(revealed))
-    return _update(file, change)
+    def change(table):
+        table[str(exercise_id)] = max(table.get(str(exercise_id), 0), int(revealed))
+    return _update(file, "hints", change)
 
 
 def record_prediction(key, predicted, actual, file=None):
     """Record a prediction and what really happened (the latest one per ``key`` is kept). Never raises."""
-    def change(data):
-        table = data.setdefault("predictions", {})
-        if not isinstance(table, dict):
-            table = data["predictions"] = {}
-        table[str(key)] = {"predicted": str(predicted), "actual": str(actual), "right": predicted == actual}
-    return _update(file, change)
+    def change(table):
+        table[str(key)] = {"predicted": str(predicted), "actual": str(actual)}
+    return _update(file, "predictions", change)
 
 
 def reset(file=None):
