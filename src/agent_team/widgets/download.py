@@ -88,16 +88,16 @@ class DownloadWork(Base):
             self._say(f"Your notebooks make a zip of {len(data) // 1024} KB, too big for a download link: "
                       "clear the outputs (Edit → Clear Outputs of All Cells), save, and try again.")
         else:
-            self._html, self._text = link_html(data, names), f"{ZIP_NAME}: {len(names)} files, {len(data)} bytes"
-            self._data = data
-            if self.widget is not None:
-                self._view.value = self._html
+            self._show(link_html(data, names), f"{ZIP_NAME}: {len(names)} files, {len(data)} bytes")
         return self
 
     def _say(self, text):
-        self._html, self._text = f"<p>{esc(text)}</p>", text
+        self._show(f"<p>{esc(text)}</p>", text)
+
+    def _show(self, html, text):
+        self._html, self._text = html, text
         if self.widget is not None:
-            self._view.value = self._html
+            self._view.value = html
 
     @property
     def html(self):
