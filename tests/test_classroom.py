@@ -13,7 +13,8 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from agent_team.classroom.collect import collect
-from agent_team.classroom.exercises import EXERCISES, by_id, tag
+from agent_team import course
+from agent_team.classroom.exercises import CELLS, EXERCISES, tag
 from agent_team.classroom.results import Row, all_passed, from_result, markdown, table, to_json, to_junit
 from agent_team.widgets.download import DownloadWork, work_zip
 
@@ -226,9 +227,11 @@ def test_json_and_junit_say_the_same():
     assert all_passed(rows()[:1]) and not all_passed(rows()) and not all_passed([])
 
 
-def test_an_unknown_exercise_id_says_which_exist():
-    with pytest.raises(KeyError, match="the exercises are 1.1, 2.1"):
-        by_id("9.9")
+def test_every_exercise_of_the_course_is_graded_with_the_courses_own_row():
+    # (an unknown id's error, which names the exercises there are: course.exercise, tests/test_course.py)
+    assert list(CELLS) == course.exercise_ids(), \
+        "give each exercise of agent_team/course.py its cell's name and setup in CELLS (classroom/exercises.py)"
+    assert [(e.id, e.part, e.grader) for e in EXERCISES] == [(e.id, e.part, e.grader) for e in course.EXERCISES]
 
 
 def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_team.classroom import cli
 from agent_team.classroom.cli import grade, main
 from agent_team.classroom.exercises import EXERCISES, tag
 from agent_team.classroom import node
@@ -160,6 +161,13 @@ def graded(tmp_path_factory):
     # Without the optional network namespace: what is tested is the isolation every system gets.
     mp = pytest.MonkeyPatch()
     mp.setattr(node, "_network_off", lambda: [])
+    results = {}  # (exercise, cell) -> what the runner said: the command-line test reuses it
+
+    def run_and_keep(specs, *args, **kwargs):
+        said = node.run_jobs(specs, *args, **kwargs)
+        results.update({(s["exercise"], s["source"]): r for s, r in zip(specs, said)})
+        return said
+    mp.setattr(cli, "run_jobs", run_and_keep)
     root = tmp_path_factory.mktemp("class")
     host_dir = tmp_path_factory.mktemp("host")
     listener = socket.socket()
@@ -186,7 +194,7 @@ def graded(tmp_path_factory):
             nb["cells"].insert(0, {"cell_type": "code", "metadata": {}, "source": extra_cell, "outputs": []})
         path.write_text(json.dumps(nb), encoding="utf-8")
 
-    for part in range(1, 6):
+    for part in sorted({e.part for e in EXERCISES}):
         put("solutions", part)
         put("stubs", part, solution=False)
     put("wrong", 3, replace=("3.1", WRONG_RUN_TEAM))
@@ -210,7 +218,7 @@ def graded(tmp_path_factory):
         mp.undo()
     listener.close()
     return {"rows": {(r.learner, r.exercise): r for r in rows}, "host_file": host_file, "host_dir": host_dir,
-            "knocks": knocks}
+            "knocks": knocks, "results": results}
 
 
 def detail(row):
@@ -282,7 +290,10 @@ def test_hangs_floods_and_memory_hogs_cost_one_exercise_each(graded):
     assert "never ends" in rows[("zz4-stubborn-hang", "3.1")].detail()
 
 
-def test_the_command_line_writes_json_junit_markdown_and_the_exit_code(tmp_path, capsys):
+def test_the_command_line_writes_json_junit_markdown_and_the_exit_code(graded, tmp_path, capsys, monkeypatch):
+    # The same cell the class run graded (solutions, 5.1): its result is reused, not a second Pyodide boot.
+    monkeypatch.setattr(cli, "run_jobs", lambda specs, *a, **k: [graded["results"][(s["exercise"], s["source"])]
+                                                                  for s in specs])
     folder = tmp_path / "ann"
     folder.mkdir()
     (folder / "05_real_team.ipynb").write_text(json.dumps(notebook(5, True)), encoding="utf-8")

@@ -96,12 +96,6 @@ def _restore(engine_dir):
     os.chdir(folder)
 
 
-def _report_dict(report):
-    checks = [{"name": c.name, "requirement": c.requirement, "passed": c.passed, "detail": c.detail}
-              for c in report.checks]
-    return {"title": report.title, "report_status": report.status, "checks": checks}
-
-
 def run(job_json):
     """Grade one exercise described by ``job_json``; return the result as JSON text."""
     job = json.loads(job_json)
@@ -156,10 +150,11 @@ def _grade(job):
     if changed:
         return {"status": "error", "message": f"the exercise cell changed the course's own code ({changed}), "
                                               "so its grade cannot be trusted: graded as failed."}
-    found = _report_dict(report)
+    checks = [{"name": c.name, "requirement": c.requirement, "passed": c.passed, "detail": c.detail}
+              for c in report.checks]
     status = {"passed": "passed", "not yet": "failed"}.get(report.status, report.status)
-    named = any("NameError" in (c["detail"] or "") for c in found["checks"] if c["passed"] is False)
-    return {**found, "status": status, "message": "", "hint": ONLY_THE_CELL if named else ""}
+    named = any("NameError" in (c["detail"] or "") for c in checks if c["passed"] is False)
+    return {"checks": checks, "status": status, "message": "", "hint": ONLY_THE_CELL if named else ""}
 
 
 def _import_engine():

@@ -82,7 +82,7 @@ def command(pyodide):
             "--max-old-space-size=512", str(HERE / "runner.mjs"), str(pyodide)]
 
 
-def run_jobs(jobs, limits=None, workers=1, pyodide=None, on_result=None):
+def run_jobs(jobs, limits=None, workers=1, pyodide=None):
     """Grade ``jobs`` (dicts as ``inside.run`` reads them); returns one result dict per job, in order."""
     limits = limits or Limits()
     if not jobs:
@@ -92,8 +92,8 @@ def run_jobs(jobs, limits=None, workers=1, pyodide=None, on_result=None):
     results = [None] * len(jobs)
     shares = [list(range(i, len(jobs), max(1, workers))) for i in range(max(1, min(workers, len(jobs))))]
     errors = []
-    threads = [threading.Thread(target=_run_share, args=(argv, files, jobs, share, limits, results, errors,
-                                                          on_result)) for share in shares]
+    threads = [threading.Thread(target=_run_share, args=(argv, files, jobs, share, limits, results, errors))
+               for share in shares]
     for t in threads:
         t.start()
     for t in threads:
@@ -104,7 +104,7 @@ def run_jobs(jobs, limits=None, workers=1, pyodide=None, on_result=None):
             for r in results]
 
 
-def _run_share(argv, files, jobs, share, limits, results, errors, on_result):
+def _run_share(argv, files, jobs, share, limits, results, errors):
     payload = json.dumps({
         "files": files,
         "jobs": [{**jobs[i], "output_limit": limits.output_chars} for i in share],
@@ -124,8 +124,6 @@ def _run_share(argv, files, jobs, share, limits, results, errors, on_result):
             kind, _, body = line.partition(" ")
             if kind == "RESULT" and done < len(share):
                 results[share[done]] = json.loads(body)
-                if on_result:
-                    on_result(share[done], results[share[done]])
                 done += 1
         feeder.join()
         stderr = proc.stderr.read()

@@ -71,22 +71,22 @@ def all_passed(rows):
 
 
 def _grid(rows):
+    """The exercises graded (course order), and one line per learner: its name, then each exercise's cell."""
     order = [e.id for e in EXERCISES]
     used = sorted({r.exercise for r in rows if r.exercise}, key=lambda x: order.index(x) if x in order else 99)
-    learners = sorted({r.learner for r in rows})
     best = {}
     for r in rows:
         key = (r.learner, r.exercise)
         if key not in best or RANK.index(r.status) < RANK.index(best[key].status):
             best[key] = r
-    return used, learners, best
+    return used, [[who, *[best[(who, ex)].cell() if (who, ex) in best else "-" for ex in used]]
+                  for who in sorted({r.learner for r in rows})]
 
 
 def table(rows):
     """Learner x exercise, then one line per exercise that did not pass, saying why."""
-    used, learners, best = _grid(rows)
+    used, body = _grid(rows)
     head = ["learner", *used]
-    body = [[who, *[best[(who, ex)].cell() if (who, ex) in best else "-" for ex in used]] for who in learners]
     widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
     lines = ["  ".join(text.ljust(w) for text, w in zip(line, widths)).rstrip() for line in [head, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -101,11 +101,9 @@ def table(rows):
 
 def markdown(rows):
     """The same table in Markdown (for a CI job summary)."""
-    used, learners, best = _grid(rows)
+    used, body = _grid(rows)
     out = ["| learner | " + " | ".join(used) + " |", "|---" * (len(used) + 1) + "|"]
-    for who in learners:
-        cells = [best[(who, ex)].cell() if (who, ex) in best else "-" for ex in used]
-        out.append(f"| {_md(who)} | " + " | ".join(_md(c) for c in cells) + " |")
+    out += ["| " + " | ".join(_md(c) for c in line) + " |" for line in body]
     details = [f"- **{_md(r.learner)} {r.exercise or 'notebook'}**: {_md(r.detail())}"
                for r in rows if not r.passed and r.detail()]
     return "\n".join(out + ([""] + details if details else []) + ["", summary(rows), ""])
@@ -133,23 +131,27 @@ def to_json(rows):
                        "results": [{**asdict(r), "passed": r.passed} for r in rows]}, indent=2)
 
 
+def _junit_kind(row):
+    """What JUnit calls this row: None (passed), "skipped", "failure" (the code is wrong) or "error"."""
+    if row.passed:
+        return None
+    return {"skipped": "skipped", "failed": "failure", "not implemented": "failure"}.get(row.status, "error")
+
+
 def to_junit(rows):
     """JUnit XML: one test suite per learner, one test case per exercise."""
     suites = ET.Element("testsuites", name="agent_team.grade")
     for who in sorted({r.learner for r in rows}):
         mine = [r for r in rows if r.learner == who]
+        kinds = [_junit_kind(r) for r in mine]
         suite = ET.SubElement(suites, "testsuite", name=who, tests=str(len(mine)),
-                              failures=str(sum(r.status in ("failed", "not implemented") for r in mine)),
-                              errors=str(sum(not r.passed and r.status not in ("failed", "not implemented",
-                                                                               "skipped") for r in mine)),
-                              skipped=str(sum(r.status == "skipped" for r in mine)))
-        for r in mine:
+                              failures=str(kinds.count("failure")), errors=str(kinds.count("error")),
+                              skipped=str(kinds.count("skipped")))
+        for r, kind in zip(mine, kinds):
             case = ET.SubElement(suite, "testcase", classname=who, name=f"exercise {r.exercise or '-'} "
                                  f"[{r.notebook}]", time=f"{r.seconds:.3f}")
-            if r.status == "skipped":
+            if kind == "skipped":
                 ET.SubElement(case, "skipped", message=r.message)
-            elif r.status in ("failed", "not implemented"):
-                ET.SubElement(case, "failure", message=r.detail() or r.status, type=r.status)
-            elif not r.passed:
-                ET.SubElement(case, "error", message=r.detail() or r.status, type=r.status)
+            elif kind:
+                ET.SubElement(case, kind, message=r.detail() or r.status, type=r.status)
     return ET.tostring(suites, encoding="unicode")

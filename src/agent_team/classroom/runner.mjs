@@ -15,7 +15,6 @@ const { files, jobs, limits } = JSON.parse(input);
 const GRACE_MS = 3000;
 
 let worker = null;
-let ready = null;
 let bootRss = 0;
 let interrupt = null;
 
@@ -31,12 +30,11 @@ function start() {
   });
   worker.stdout.resume();
   worker.stderr.resume();
-  ready = new Promise((resolve, reject) => {
-    worker.once("message", (msg) => resolve(msg));
+  return new Promise((resolve, reject) => {
+    worker.once("message", resolve);
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the grading interpreter exited (${code}) while starting`)));
   });
-  return ready;
 }
 
 async function stop() {
@@ -81,7 +79,6 @@ function runOne(job) {
   });
 }
 
-const t0 = Date.now();
 try {
   await start();
 } catch (err) {
@@ -89,7 +86,6 @@ try {
   process.exit(2);
 }
 bootRss = process.memoryUsage.rss();
-process.stdout.write(`BOOT ${JSON.stringify({ seconds: (Date.now() - t0) / 1000 })}\n`);
 for (const job of jobs) {
   if (!worker) {
     try {

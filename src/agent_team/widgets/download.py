@@ -15,6 +15,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from .. import progress
 from ..render.html import esc
 from .base import Base, button, controls
 
@@ -42,7 +43,7 @@ def work_zip(root):
             rel = path.relative_to(root)
             if SKIP & set(rel.parts) or not path.is_file():
                 continue
-            if path.suffix == ".ipynb" or path.name == "agent_team_progress.json":
+            if path.suffix == ".ipynb" or path.name == progress.FILENAME:
                 archive.writestr(rel.as_posix(), path.read_bytes())
                 names.append(rel.as_posix())
     return buffer.getvalue(), names
