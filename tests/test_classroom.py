@@ -14,7 +14,7 @@ import pytest
 
 from agent_team.classroom.collect import collect
 from agent_team import course
-from agent_team.classroom.exercises import CELLS, EXERCISES, tag
+from agent_team.classroom.exercises import EXERCISES, SETUP, tag
 from agent_team.classroom.results import Row, all_passed, from_result, markdown, table, to_json, to_junit
 from agent_team.widgets.download import DownloadWork, work_zip
 
@@ -229,9 +229,10 @@ def test_json_and_junit_say_the_same():
 
 def test_every_exercise_of_the_course_is_graded_with_the_courses_own_row():
     # (an unknown id's error, which names the exercises there are: course.exercise, tests/test_course.py)
-    assert list(CELLS) == course.exercise_ids(), \
-        "give each exercise of agent_team/course.py its cell's name and setup in CELLS (classroom/exercises.py)"
-    assert [(e.id, e.part, e.grader) for e in EXERCISES] == [(e.id, e.part, e.grader) for e in course.EXERCISES]
+    assert set(SETUP) == {p.number for p in course.PARTS if any(e.part == p.number for e in course.EXERCISES)}, \
+        "give each part with exercises its setup code in SETUP (classroom/exercises.py)"
+    assert [(e.id, e.part, e.grader, e.name) for e in EXERCISES] == \
+        [(e.id, e.part, e.grader, e.defines) for e in course.EXERCISES]
 
 
 def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):

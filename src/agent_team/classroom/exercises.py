@@ -1,10 +1,10 @@
 """The exercises a class is graded on: agent_team.course's rows, and what grading a cell needs besides.
 
 The course's table (id, part, grader) is the one list of exercises; here is only
-what grading a class adds to each row. ``name`` is what the exercise cell
-defines and the grader is given (in an older notebook without the cell tags,
-the cell that defines it is graded). ``setup`` is the course's own code an
-exercise cell may rely on (the imports and constants the notebook defines
+what grading a class adds: the course's own setup code of each part. ``name``
+is the row's ``defines``, what the exercise cell defines and the grader is
+given (in an older notebook without the cell tags, the cell that defines it is
+graded). ``setup`` is the course's own code an exercise cell may rely on (the imports and constants the notebook defines
 before it). The grader runs that, then the learner's exercise cell, and nothing
 else from the notebook: a learner's other cells never run when a class is graded.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .. import course
 
-__all__ = ["Exercise", "EXERCISES", "CELLS", "for_part", "tag"]
+__all__ = ["Exercise", "EXERCISES", "SETUP", "for_part", "tag"]
 
 
 @dataclass(frozen=True)
@@ -52,23 +52,11 @@ _PART6 = ("import json\n"
           "from agent_team.repo import PLAN_PATH, SRC_PATH\n"
           "from agent_team.supervisor import supervise\n")
 
-# course exercise id -> (name, setup); a test checks that every exercise of the course has one
-CELLS = {
-    "1.1": ("run_tests", _PART1),
-    "2.1": ("nits_reviewer", _PART2),
-    "3.1": ("run_team", _PART3),
-    "4.1": ("EVAL", _PART4),
-    "4.2": ("no_exec", _PART4),
-    "5.1": ("gate", _PART5),
-    "6.1": ("MY_FAULT", _PART6),
-    "6.2": ("run_outcomes", _PART6),
-}
+# part -> the course's setup code its exercise cells may use; a test checks each part has one
+SETUP = {1: _PART1, 2: _PART2, 3: _PART3, 4: _PART4, 5: _PART5, 6: _PART6}
 
-# An exercise without its row is left out rather than failing the import, so a class can still be
-# graded on the others; tests/test_classroom.py names it.
-EXERCISES = tuple(Exercise(e.id, e.part, *CELLS[e.id], e.grader)
-                  for e in course.EXERCISES if e.id in CELLS)
-
+EXERCISES = tuple(Exercise(e.id, e.part, e.defines, SETUP[e.part], e.grader)
+                  for e in course.EXERCISES if e.part in SETUP)
 
 def tag(exercise_id):
     """The cell tag that marks an exercise's cell in the notebooks: ``exercise-3.1``."""
