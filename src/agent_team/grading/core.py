@@ -258,19 +258,13 @@ def grading_run(grader=None, *, remember_hangs=True):
                    + (f"{this.hung[0].upper()}{this.hung[1:]} did not return once; make it return."
                       if this.hung else "Your code (or the cases it asks for) takes too long; make "
                       "each call finish in well under a second."))
-            _declared(report, "time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
+            report.declare("time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
         else:
-            _declared(report, "grading", "the grader can read what your code returns").fail(
+            report.declare("grading", "the grader can read what your code returns").fail(
                 f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
                 "built by your code; if you did, this is a bug in the course, please report it.")
         return report.finish(ran=False)
     return run
-
-
-def _declared(report, name, requirement):
-    """The check ``name``, declared now if the grader did not declare it."""
-    found = next((c for c in report.checks if c.name == name), None)
-    return found or report.declare(name, requirement)
 
 
 def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
