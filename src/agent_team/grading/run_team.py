@@ -31,13 +31,9 @@ tests/test_grading_run_team.py); mutation testing of the reference
 (tests/graders/test_reference_mutation_b.py): 51 mutants, 51 rejected, no survivors.
 """
 
-import time
-
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
 from .core import Report, call_learner, first_divergence, grading_run, show
-
-TOTAL_SECONDS = 5.0
 
 RANDOM = 200
 
@@ -244,16 +240,10 @@ def check_run_team(fn):
         report.fail("returns", f"run_team is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     judged = set()   # a check passes only if some scenario really tried it
-    deadline = time.perf_counter() + TOTAL_SECONDS
-    for k, scenario in enumerate(NAMED + tuple(random_scenarios(RANDOM))):
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            report.fail("returns", f"Grading stopped after {k} scenarios: together they took over "
-                                   f"{TOTAL_SECONDS:g} s.")
-            break
+    for scenario in NAMED + tuple(random_scenarios(RANDOM)):  # grading_run caps their total time
         script = scenario.script()
         call = call_learner(fn, scenario.task, *script.agents(), scenario.max_rounds,
-                            seconds=min(2.0, left), what=f"run_team (in {scenario.name})")
+                            what=f"run_team (in {scenario.name})")
         if call.not_implemented:
             report.status_override = "not implemented"
             report.hint = "Replace the `raise NotImplementedError` with your code, then run this cell again."
