@@ -113,6 +113,21 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
     assert "already did not return once" in str(report)
 
 
+def test_after_a_hang_a_check_the_run_never_tried_does_not_pass():
+    @grading_run
+    def hangs_on_its_last_call(fn):
+        report = Report("one call")
+        report.declare("untried", "nothing in this run tries it")
+        check = report.declare("returns", "the learner's code returns")
+        call = call_learner(fn, what="your function")
+        if not call.ok:
+            check.fail(call.problem)
+        return report.finish()  # ran=True, but the learner's code hung
+
+    report = hangs_on_its_last_call(plain_loop)
+    assert report.check("returns").passed is False and report.check("untried").passed is None
+
+
 def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang():
     calls = []
 

@@ -10,9 +10,10 @@ it calls gets ``TOTAL_SECONDS`` in all, and the whole run, the grader's own
 work included, at most ``WALL_SECONDS`` whatever the input. Only the learner's
 time counts against the first cap, so a slow machine (Pyodide under load) that
 stretches the grader's own reference runs cannot fail a correct, fast
-solution. Once the learner's code has failed to return, later calls to it
-return at once as failed, so one runaway function costs the learner one wait
-(``CALL_SECONDS``), not one per case.
+solution. Once the learner's code has failed to return, the run calls it no
+more: the next :func:`call_learner` ends the run with the report as it
+stands, so one runaway function costs the learner one wait
+(``CALL_SECONDS``), not one per case, and no grader needs its own stop.
 Course cells that call a learner's function directly use :func:`try_it`, the
 same limits with one plain sentence instead of a report.
 """
@@ -138,12 +139,25 @@ class Report:
         """Fail the declared check ``name`` (the first failure is kept: it is the one to fix)."""
         self.check(name).fail(detail, divergence)
 
+    def tried(self, *names):
+        """Some case really exercised these checks: each passes, unless it fails (now or later).
+
+        For a grader whose cases may end before every check was tried (it
+        then finishes with ``ran=False``): only the tried checks pass.
+        """
+        for name in names:
+            found = self.check(name)
+            if found.passed is None:
+                found.passed = True
+
     def finish(self, ran=True):
         """Mark unfailed checks as passed and record progress.
 
         ``ran``: whether the learner's code ever ran to the end; if it never
-        did, a check that nothing broke has not passed, it was never tried.
+        did (or hung in this grading run), a check that nothing broke has not
+        passed, it was never tried.
         """
+        ran = ran and not (_Run.current is not None and _Run.current.hung)
         for c in self.checks:
             if c.passed is None and ran and not self.status_override:
                 c.passed = True
@@ -192,6 +206,10 @@ class Call:
     timed_out: bool = False
 
 
+class _Stopped(BaseException):
+    """Ends a grading run at the first call after a hang (not an Exception: a grader's handlers miss it)."""
+
+
 class _Run:
     """The grading run in progress: the last report it made, and whether learner code hung."""
 
@@ -209,8 +227,7 @@ def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
     limit = seconds
     if run is not None:
         if run.hung:
-            return Call(False, problem=f"skipped: {run.hung} already did not return once, so it was not "
-                                       "called again.", timed_out=True)
+            raise _Stopped()  # one wait is enough: grading_run returns the report as it stands
         if run.left <= 0:
             raise TimeUp()  # the run's time for learner code is spent: grading_run ends the run
         limit = min(seconds, run.left)
@@ -243,10 +260,11 @@ def grading_run(grader=None, *, remember_hangs=True):
     top, every call to learner code (directly, or through the supervisor)
     ends by the run's ``WALL_SECONDS`` deadline, and one started after it
     ends the run, so a learner's wait stays bounded whatever the input (a row
-    of exercise 4.1 may ask the supervisor for a million rounds). A run
-    stopped by either cap, or broken by a
-    value the grader could not handle, still returns the report it was
-    building, with a failing check that says what happened.
+    of exercise 4.1 may ask the supervisor for a million rounds). After the
+    learner's code hangs once, the next call to it ends the run. A run
+    stopped by a cap or a hang, or broken by a value the grader could not
+    handle, still returns the report it was building, with a failing check
+    that says what happened.
 
     ``@grading_run(remember_hangs=False)``: a policy the supervisor calls that
     hung once is still called again (for a grader that grades what such a
@@ -268,6 +286,8 @@ def grading_run(grader=None, *, remember_hangs=True):
             problem = f"it returned {show(report)}"
         except TimeUp:
             problem = None
+        except _Stopped:
+            problem = ""  # stopped at a call after a hang
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # noqa: BLE001 -- a grader must return a report, whatever happened
@@ -275,7 +295,12 @@ def grading_run(grader=None, *, remember_hangs=True):
         finally:
             _Run.current = None
         report = this.report or Report(f"{grader.__name__}: could not grade")
-        if problem is None:
+        if problem == "":
+            if not any(c.passed is False for c in report.checks):  # the grader did not say so: say it
+                report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(
+                    f"Grading stopped: {this.hung} already did not return once, so it was not called "
+                    "again; make it return.")
+        elif problem is None:
             spent = (f"after {TOTAL_SECONDS:g} s of your code's time, the most" if this.left <= 0 else
                      f"after {WALL_SECONDS:g} s, the longest")
             why = (f"Grading stopped {spent} any grader allows. "
