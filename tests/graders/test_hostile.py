@@ -288,3 +288,14 @@ def test_my_fault_hostile_values_fail_the_shape():
                   {"name": "x", "kwargs": {"max_rounds": 1}, "expect": ExplodingStr("budget"), "evidence": evidence}):
         report = check_my_fault(fault)
         assert [c.name for c in report.checks if c.passed is False] == ["shape"], str(report)
+
+
+def test_a_run_outcomes_that_wrecks_its_run_poisons_nothing():
+    """The graded runs are made once and shared by every grading: the learner only ever gets a copy."""
+    def wrecker(run):
+        outcomes = reference_outcomes(run)
+        run.trace.clear()
+        run.repo.clear()
+        return outcomes
+    assert check_run_outcomes(wrecker).passed
+    assert check_run_outcomes(wrecker).passed and check_run_outcomes(reference_outcomes).passed

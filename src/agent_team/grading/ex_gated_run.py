@@ -22,6 +22,7 @@ always 'success' and 'failed' for 'skipped' fail their own checks.
 """
 
 import copy
+import functools
 
 from ..faults import FAULTS, run_fault
 from ..gated import STEPS, gated
@@ -38,10 +39,13 @@ REQUIREMENTS = (
 )
 
 
+@functools.cache  # 16 deterministic runs: made at the first grading, not again at each one (nor at import)
 def grading_runs():
-    """``[(name, run)]``: healthy runs at three budgets and every fault of part 4."""
+    """``((name, run), ...)``: healthy runs at three budgets and every fault of part 4.
+
+    Shared by every grading, so never handed to learner code: it gets a deep copy."""
     runs = [(f"healthy team, max_rounds={b}", supervise(max_rounds=b)) for b in (0, 1, 4)]
-    return runs + [(name, run_fault(name)) for name in FAULTS]
+    return tuple(runs + [(name, run_fault(name)) for name in FAULTS])
 
 
 def _outcome_shape(value):
