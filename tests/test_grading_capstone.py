@@ -73,3 +73,13 @@ def test_run_outcomes_stub_and_crash():
     assert check_run_outcomes(stub).status == "not implemented"
     crashed = check_run_outcomes(lambda run: run["missing"])
     assert not crashed.passed and "raised" in str(crashed)
+
+
+def test_an_evidence_function_that_hangs_passes_neither_evidence_check():
+    def hangs(run):
+        while True:
+            pass
+
+    report = check_my_fault({**GOOD, "evidence": hangs})
+    assert report.check("evidence found").passed is False and "did not return" in report.check("evidence found").detail
+    assert report.check("evidence is specific").passed is None  # never tried: the run stopped at the hang

@@ -14,6 +14,7 @@ import pytest
 from agent_team.faults import fizz_only_coder
 from agent_team.grading import (Report, check_fault_eval, check_gate, check_hardening, check_nits_reviewer,
                                 check_run_team, check_run_tests, try_it)
+from agent_team.grading import core
 from agent_team.grading.core import CALL_SECONDS, TOTAL_SECONDS, call_learner, grading_run
 
 BOUND = 15.0  # seconds: generous, for a loaded machine or the browser
@@ -110,6 +111,21 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
     report, seconds = timed(calls_twice, counted_loop)
     assert len(calls) == 2 and seconds < CALL_SECONDS + 3
     assert "already did not return once" in str(report)
+
+
+def test_after_a_hang_a_check_the_run_never_tried_does_not_pass():
+    @grading_run
+    def hangs_on_its_last_call(fn):
+        report = Report("one call")
+        report.declare("untried", "nothing in this run tries it")
+        check = report.declare("returns", "the learner's code returns")
+        call = call_learner(fn, what="your function")
+        if not call.ok:
+            check.fail(call.problem)
+        return report.finish()  # ran=True, but the learner's code hung
+
+    report = hangs_on_its_last_call(plain_loop)
+    assert report.check("returns").passed is False and report.check("untried").passed is None
 
 
 def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang():
@@ -248,3 +264,41 @@ def test_try_it_passes_the_learners_own_interrupt_on():
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         try_it(stop)
+
+
+# --- the caps: learner time, and the whole run -----------------------------------------------------
+
+def grader_with_slow_own_work(pause):
+    """A grader whose own work between three calls of the learner's code takes ``pause`` each time."""
+    @grading_run
+    def grade(fn):
+        report = Report("slow own work")
+        check = report.declare("returns 1", "returns 1 every time")
+        for _ in range(3):
+            time.sleep(pause)  # the grader's own reference work, say on a loaded machine
+            call = call_learner(fn, what="your function")
+            if not call.ok or call.value != 1:
+                check.fail(call.problem or f"it returned {call.value!r}")
+        return report.finish()
+    return grade
+
+
+def test_the_graders_own_time_does_not_count_against_the_learners_cap(monkeypatch):
+    monkeypatch.setattr(core, "TOTAL_SECONDS", 0.3)
+    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
+    assert seconds > 0.6 and report.passed  # twice the learner's cap, all of it the grader's own
+
+    def slow():
+        time.sleep(0.15)
+        return 1
+    report = grader_with_slow_own_work(0.0)(slow)
+    time_check = next(c for c in report.checks if c.name == "time")
+    assert not report.passed and "after 0.3 s of your code's time" in time_check.detail
+
+
+def test_the_whole_run_still_has_a_wall_clock_cap(monkeypatch):
+    monkeypatch.setattr(core, "WALL_SECONDS", 0.3)
+    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
+    time_check = next(c for c in report.checks if c.name == "time")
+    assert not report.passed and "after 0.3 s, the longest" in time_check.detail
+    assert seconds < 0.6 + 0.2  # stopped at the first call started after the cap

@@ -1,4 +1,18 @@
-"""Shared by the mutant suites: which check a report fails first, and a readable assertion."""
+"""Shared by the mutant suites: which check a report fails first, a readable assertion, and the
+worked solutions as the notebook sources hold them."""
+
+from pathlib import Path
+
+SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "source"
+MARKERS = ("# BEGIN SOLUTION", "# END SOLUTION", "# STUB")
+
+
+def solution(notebook, starts):
+    """The exercise cell of ``notebook`` from the line starting ``starts``, solution filled in."""
+    text = (SOURCES / notebook).read_text(encoding="utf-8")
+    cell = text[text.index(starts):]
+    cell = cell[:cell.index("# %%", 1)]
+    return "\n".join(line for line in cell.splitlines() if not line.strip().startswith(MARKERS)) + "\n"
 
 
 def first_failure(report):

@@ -1,10 +1,12 @@
-"""Graders 1.1, 2.1, 4.1, 4.2 never raise and are never poisoned: hostile return values are a
+"""Graders 1.1, 2.1, 4.1, 4.2 (and 6.1, 6.2 below) never raise and are never poisoned: hostile return values are a
 failing check with a message, and the reference still passes right after each hostile input."""
 
 import pytest
 from test_ex41_mutants import GOOD
 
-from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from agent_team.gated import run_outcomes as reference_outcomes
+from agent_team.grading import (check_fault_eval, check_hardening, check_my_fault, check_nits_reviewer,
+                                check_run_outcomes, check_run_tests)
 from agent_team.grading.ex_hardening import reference_no_exec
 from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.policies import fake_coder, nits_reviewer
@@ -257,3 +259,43 @@ def test_dict_keys_that_collide_with_the_names_a_grader_looks_up(like):
     finally:
         CollidingKey.armed = False
     assert check_run_tests(reference_run_tests).passed and check_nits_reviewer(nits_reviewer).passed
+
+
+# --- part 6: a hostile value is a wrong shape, never something the grader trips over -----------------
+
+def outcomes_with(index, value):
+    """A run_outcomes that is right except that outcome ``index`` is ``value`` (a function of it)."""
+    def learner(run):
+        outcomes = reference_outcomes(run)
+        outcomes[index] = value(outcomes[index])
+        return outcomes
+    return learner
+
+
+@pytest.mark.parametrize("value", [lambda o: ExplodingDict(o), lambda o: {**o, "status": ExplodingStr("success")},
+                                   lambda o: {**o, "risk": Exploding()}], ids=["dict", "status", "risk"])
+def test_run_outcomes_hostile_outcomes_fail_the_shape(value):
+    report = check_run_outcomes(outcomes_with(0, value))
+    assert_failing_report(report)
+    assert [c.name for c in report.checks if c.passed is False] == ["shape"], str(report)
+    assert check_run_outcomes(reference_outcomes).passed
+
+
+def test_my_fault_hostile_values_fail_the_shape():
+    def evidence(run):
+        return None
+    for fault in (ExplodingDict(name="x", kwargs={"max_rounds": 1}, expect="budget", evidence=evidence),
+                  {"name": "x", "kwargs": {"max_rounds": 1}, "expect": ExplodingStr("budget"), "evidence": evidence}):
+        report = check_my_fault(fault)
+        assert [c.name for c in report.checks if c.passed is False] == ["shape"], str(report)
+
+
+def test_a_run_outcomes_that_wrecks_its_run_poisons_nothing():
+    """The graded runs are made once and shared by every grading: the learner only ever gets a copy."""
+    def wrecker(run):
+        outcomes = reference_outcomes(run)
+        run.trace.clear()
+        run.repo.clear()
+        return outcomes
+    assert check_run_outcomes(wrecker).passed
+    assert check_run_outcomes(wrecker).passed and check_run_outcomes(reference_outcomes).passed

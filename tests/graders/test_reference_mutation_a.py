@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutation.py
+from grader_helpers import solution  # noqa: E402
 from mutation import mutants  # noqa: E402
 
 from agent_team import faults, policies  # noqa: E402
@@ -19,16 +20,6 @@ from agent_team.grading import check_fault_eval, check_hardening, check_nits_rev
 from agent_team.oracle import CASES  # noqa: E402
 from agent_team.repo import SRC_PATH  # noqa: E402
 
-SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "source"
-MARKERS = ("# BEGIN SOLUTION", "# END SOLUTION", "# STUB")
-
-
-def solution(notebook, starts):
-    """The exercise cell of ``notebook`` from the line starting ``starts``, solution filled in."""
-    text = (SOURCES / notebook).read_text()
-    cell = text[text.index(starts):]
-    cell = cell[:cell.index("# %%", 1)]
-    return "\n".join(line for line in cell.splitlines() if not line.strip().startswith(MARKERS)) + "\n"
 
 
 def as_function(source, name):

@@ -5,15 +5,21 @@ with what the reference does, and turns each requirement into a :class:`Check`.
 Learner code is called through :func:`call_learner`, which never raises and
 never hangs, so a grader can only ever *return* a report.
 
-Every grader is one *grading run* (:func:`grading_run`): at most
-``TOTAL_SECONDS`` whatever the input, and once the learner's code has failed
-to return, later calls to it return at once as failed, so one runaway
-function costs the learner one wait (``CALL_SECONDS``), not one per case.
+Every grader is one *grading run* (:func:`grading_run`): the learner's code
+it calls gets ``TOTAL_SECONDS`` in all, and the whole run, the grader's own
+work included, at most ``WALL_SECONDS`` whatever the input. Only the learner's
+time counts against the first cap, so a slow machine (Pyodide under load) that
+stretches the grader's own reference runs cannot fail a correct, fast
+solution. Once the learner's code has failed to return, the run calls it no
+more: the next :func:`call_learner` ends the run with the report as it
+stands, so one runaway function costs the learner one wait
+(``CALL_SECONDS``), not one per case, and no grader needs its own stop.
 Course cells that call a learner's function directly use :func:`try_it`, the
 same limits with one plain sentence instead of a report.
 """
 
 import functools
+import time
 from dataclasses import dataclass, field
 
 from .. import progress
@@ -25,7 +31,8 @@ __all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", 
            "try_it"]
 
 CALL_SECONDS = 2.0    # one call to the learner's code
-TOTAL_SECONDS = 5.0   # one whole grading run: the longest a learner waits for any grader
+TOTAL_SECONDS = 5.0   # all the learner's code one grading run calls (through call_learner)
+WALL_SECONDS = 15.0   # one whole grading run, the grader's own work included: the longest a learner waits
 
 
 show = safe_repr  # the graders' name for a short, safe repr of anything a learner's code produced
@@ -132,12 +139,25 @@ class Report:
         """Fail the declared check ``name`` (the first failure is kept: it is the one to fix)."""
         self.check(name).fail(detail, divergence)
 
+    def tried(self, *names):
+        """Some case really exercised these checks: each passes, unless it fails (now or later).
+
+        For a grader whose cases may end before every check was tried (it
+        then finishes with ``ran=False``): only the tried checks pass.
+        """
+        for name in names:
+            found = self.check(name)
+            if found.passed is None:
+                found.passed = True
+
     def finish(self, ran=True):
         """Mark unfailed checks as passed and record progress.
 
         ``ran``: whether the learner's code ever ran to the end; if it never
-        did, a check that nothing broke has not passed, it was never tried.
+        did (or hung in this grading run), a check that nothing broke has not
+        passed, it was never tried.
         """
+        ran = ran and not (_Run.current is not None and _Run.current.hung)
         for c in self.checks:
             if c.passed is None and ran and not self.status_override:
                 c.passed = True
@@ -186,6 +206,10 @@ class Call:
     timed_out: bool = False
 
 
+class _Stopped(BaseException):
+    """Ends a grading run at the first call after a hang (not an Exception: a grader's handlers miss it)."""
+
+
 class _Run:
     """The grading run in progress: the last report it made, and whether learner code hung."""
 
@@ -194,15 +218,27 @@ class _Run:
     def __init__(self):
         self.report = None
         self.hung = ""   # what did not return (empty: nothing hung yet)
+        self.left = TOTAL_SECONDS  # of the learner's code's time
 
 
 def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
     """Call learner code with a time limit; describe any failure in plain words."""
     run = _Run.current
-    if run is not None and run.hung:
-        return Call(False, problem=f"skipped: {run.hung} already did not return once, so it was not "
-                                   "called again.", timed_out=True)
-    out = call_limited(fn, *args, seconds=seconds)
+    limit = seconds
+    if run is not None:
+        if run.hung:
+            raise _Stopped()  # one wait is enough: grading_run returns the report as it stands
+        if run.left <= 0:
+            raise TimeUp()  # the run's time for learner code is spent: grading_run ends the run
+        limit = min(seconds, run.left)
+    start = time.perf_counter()
+    try:
+        out = call_limited(fn, *args, seconds=limit)
+    finally:
+        if run is not None:
+            run.left -= time.perf_counter() - start
+    if out.kind == "timeout" and limit < seconds:
+        raise TimeUp()  # cut short by the run's cap, not a hang of its own
     if out.kind == "ok":
         return Call(True, out.value)
     if out.kind == "timeout":
@@ -219,12 +255,16 @@ def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
 def grading_run(grader=None, *, remember_hangs=True):
     """Decorate every ``check_*`` grader: one grading run, capped, that always returns a Report.
 
-    Every call the grader makes to learner code (directly, or through the
-    supervisor) ends by the run's deadline, and one started after it ends the
-    run, so the cap holds whatever the input (a row of exercise 4.1 may ask the
-    supervisor for a million rounds). A run stopped by the cap, or broken by a
-    value the grader could not handle, still returns the report it was
-    building, with a failing check that says what happened.
+    The calls the grader makes through :func:`call_learner` share
+    ``TOTAL_SECONDS``; the grader's own work between them is not charged. On
+    top, every call to learner code (directly, or through the supervisor)
+    ends by the run's ``WALL_SECONDS`` deadline, and one started after it
+    ends the run, so a learner's wait stays bounded whatever the input (a row
+    of exercise 4.1 may ask the supervisor for a million rounds). After the
+    learner's code hangs once, the next call to it ends the run. A run
+    stopped by a cap or a hang, or broken by a value the grader could not
+    handle, still returns the report it was building, with a failing check
+    that says what happened.
 
     ``@grading_run(remember_hangs=False)``: a policy the supervisor calls that
     hung once is still called again (for a grader that grades what such a
@@ -239,13 +279,15 @@ def grading_run(grader=None, *, remember_hangs=True):
             return grader(*args, **kwargs)
         this = _Run.current = _Run()
         try:
-            with budget(TOTAL_SECONDS, remember_hangs):
+            with budget(WALL_SECONDS, remember_hangs):
                 report = grader(*args, **kwargs)
             if isinstance(report, Report):
                 return report
             problem = f"it returned {show(report)}"
         except TimeUp:
             problem = None
+        except _Stopped:
+            problem = ""  # stopped at a call after a hang
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # noqa: BLE001 -- a grader must return a report, whatever happened
@@ -253,24 +295,25 @@ def grading_run(grader=None, *, remember_hangs=True):
         finally:
             _Run.current = None
         report = this.report or Report(f"{grader.__name__}: could not grade")
-        if problem is None:
-            why = (f"Grading stopped after {TOTAL_SECONDS:g} s, the most any grader may take. "
+        if problem == "":
+            if not any(c.passed is False for c in report.checks):  # the grader did not say so: say it
+                report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(
+                    f"Grading stopped: {this.hung} already did not return once, so it was not called "
+                    "again; make it return.")
+        elif problem is None:
+            spent = (f"after {TOTAL_SECONDS:g} s of your code's time, the most" if this.left <= 0 else
+                     f"after {WALL_SECONDS:g} s, the longest")
+            why = (f"Grading stopped {spent} any grader allows. "
                    + (f"{this.hung[0].upper()}{this.hung[1:]} did not return once; make it return."
                       if this.hung else "Your code (or the cases it asks for) takes too long; make "
                       "each call finish in well under a second."))
-            _declared(report, "time", f"grading finishes within {TOTAL_SECONDS:g} s").fail(why)
+            report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(why)
         else:
-            _declared(report, "grading", "the grader can read what your code returns").fail(
+            report.declare("grading", "the grader can read what your code returns").fail(
                 f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
                 "built by your code; if you did, this is a bug in the course, please report it.")
         return report.finish(ran=False)
     return run
-
-
-def _declared(report, name, requirement):
-    """The check ``name``, declared now if the grader did not declare it."""
-    found = next((c for c in report.checks if c.name == name), None)
-    return found or report.declare(name, requirement)
 
 
 def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):

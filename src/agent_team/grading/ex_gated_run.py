@@ -22,6 +22,7 @@ always 'success' and 'failed' for 'skipped' fail their own checks.
 """
 
 import copy
+import functools
 
 from ..faults import FAULTS, run_fault
 from ..gated import STEPS, gated
@@ -38,18 +39,23 @@ REQUIREMENTS = (
 )
 
 
+@functools.cache  # 16 deterministic runs: made at the first grading, not again at each one (nor at import)
 def grading_runs():
-    """``[(name, run)]``: healthy runs at three budgets and every fault of part 4."""
+    """``((name, run), ...)``: healthy runs at three budgets and every fault of part 4.
+
+    Shared by every grading, so never handed to learner code: it gets a deep copy."""
     runs = [(f"healthy team, max_rounds={b}", supervise(max_rounds=b)) for b in (0, 1, 4)]
-    return runs + [(name, run_fault(name)) for name in FAULTS]
+    return tuple(runs + [(name, run_fault(name)) for name in FAULTS])
 
 
 def _outcome_shape(value):
-    if not isinstance(value, (list, tuple)) or len(value) != len(STEPS):
+    """What is wrong with the outcomes' shape, in words, or None. Exact types first (see shapes.py)."""
+    if type(value) not in (list, tuple) or len(value) != len(STEPS):
         return f"it returned {show(value)}; return a list of {len(STEPS)} outcomes, one per step."
     for i, (item, (step, _)) in enumerate(zip(value, STEPS)):
-        if not isinstance(item, dict) or not {"step", "status", "risk"} <= set(item):
-            return f"outcome {i} is {show(item)}; each is a dict with 'step', 'status' and 'risk'."
+        if type(item) is not dict or not all(type(k) is str for k in item) \
+                or not all(type(item.get(k)) is str for k in ("step", "status", "risk")):
+            return f"outcome {i} is {show(item)}; each is a dict with 'step', 'status' and 'risk' (each a str)."
         if item["step"] != step:
             return f"outcome {i} is for step {show(item['step'])}; the steps are, in order: " + \
                    ", ".join(s for s, _ in STEPS) + "."

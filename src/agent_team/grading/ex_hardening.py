@@ -166,8 +166,6 @@ def check_hardening(rule):
             return report.finish(ran=False)
         if not call.ok:
             report.fail(check, f"For a {role} patch to {path!r}: {call.problem}")
-            if call.timed_out:
-                return report.finish(ran=False)
             continue
         problem = _judge(role, path, content, call.value)
         if problem:

@@ -33,6 +33,7 @@ rejected, 15 equivalent survivors (the words of thoughts and of green-test
 notes).
 """
 
+import functools
 import random
 
 from ..oracle import run_tests
@@ -62,52 +63,53 @@ def _report(text):
     return run_tests({**initial_repo(), SRC_PATH: text})
 
 
-GREEN = _report(FULL_SOURCE)
-REDS = (
-    _report(FIZZ_ONLY_SOURCE),
-    _report(STUB_SOURCE),
-    _report("def fizzbuzz(n):\n    return n\n"),
-    _report("def fizzbuzz(n):\n    if n == 15:\n        return 'FizzBuzz'\n    return str(n)\n"),
-    {"ok": False, "passed": 0, "failed": 4, "errors": ["fizzbuzz raised " + "a very long error " * 12,
-                                                        "a second error"]},
-)
-
-
 def view(tests, past, plan=PLAN_TEXT):
     return {"goal": GOAL, "plan": plan, "source": FULL_SOURCE, "last_tests": tests, "past_verdicts": list(past)}
 
 
-def _named():
+def _named(green, reds):
     """(check the scenario is for, what, view); grouped in the order the checks are declared."""
     out = []
     for past in ([], [RC], [RC] * 5, [OK, RC, RC, RC]):
-        out.append(("green: approve", f"green tests after {show(past)}", view(GREEN, past)))
-    out.append(("green: approve", "green tests with a two-line plan", view(GREEN, [RC] * 2, plan="x\ny\n")))
-    for i, red in enumerate(REDS):
+        out.append(("green: approve", f"green tests after {show(past)}", view(green, past)))
+    out.append(("green: approve", "green tests with a two-line plan", view(green, [RC] * 2, plan="x\ny\n")))
+    for red in reds:
         for past in ([], [RC], [RC] * 3, [RC] * 4):
             out.append(("red: request_changes", f"red tests ({red['errors'][0][:40]}...) after {show(past)}",
                         view(red, past)))
     for k in range(0, 13):
-        out.append(("escalate at the limit", f"red tests after {k} request_changes", view(REDS[k % 4], [RC] * k)))
+        out.append(("escalate at the limit", f"red tests after {k} request_changes", view(reds[k % 4], [RC] * k)))
     for past in ([OK, RC, RC], [RC, RC, OK], [RC, OK, RC, OK, RC], [RC, RC, RC, OK], [OK] * 5,
                  [RC, OK, OK, OK, RC], [RC, RC, OK, OK, OK]):
-        out.append(("counts requests", f"red tests after {show(past)}", view(REDS[0], past)))
+        out.append(("counts requests", f"red tests after {show(past)}", view(reds[0], past)))
     for past in ([], [RC] * 2, [OK, OK], [RC] * 3, [RC, OK, RC, RC]):
         out.append(("no test report", f"no test report yet, after {show(past)}", view(None, past)))
     return out
 
 
-def _random(count, seed=21):
+def _random(green, reds, count, seed=21):
     rng = random.Random(seed)
     out = []
     for i in range(count):
         past = [rng.choice((RC, RC, OK)) for _ in range(rng.randint(0, 12))]
-        tests = rng.choice((GREEN, None) + REDS + REDS)
+        tests = rng.choice((green, None) + reds + reds)
         out.append(("counts requests", f"random view {i + 1} (past_verdicts {show(past, 200)})", view(tests, past)))
     return out
 
 
-SCENARIOS = tuple(_named() + _random(120))
+@functools.cache  # at the first grading, not at import: every notebook imports the graders
+def scenarios():
+    """Every case, named ones first, then 120 random ones; their test reports are real oracle runs."""
+    green = _report(FULL_SOURCE)
+    reds = (
+        _report(FIZZ_ONLY_SOURCE),
+        _report(STUB_SOURCE),
+        _report("def fizzbuzz(n):\n    return n\n"),
+        _report("def fizzbuzz(n):\n    if n == 15:\n        return 'FizzBuzz'\n    return str(n)\n"),
+        {"ok": False, "passed": 0, "failed": 4, "errors": ["fizzbuzz raised " + "a very long error " * 12,
+                                                            "a second error"]},
+    )
+    return tuple(_named(green, reds) + _random(green, reds, 120))
 
 
 def _read(out):
@@ -173,7 +175,7 @@ def check_nits_reviewer(fn):
     if not callable(fn):
         report.fail("output schema", f"nits_reviewer is {show(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
-    for check, what, view_ in SCENARIOS:
+    for check, what, view_ in scenarios():
         call = call_learner(fn, GOAL, fresh(view_), what="your reviewer")
         if call.not_implemented:
             report.status_override = "not implemented"
@@ -182,8 +184,6 @@ def check_nits_reviewer(fn):
             tests = view_["last_tests"]
             rule = "no test report" if tests is None else "green: approve" if tests["ok"] else check
             report.fail(rule, f"On {what}: {call.problem}")
-            if call.timed_out:
-                return report.finish(ran=False)
             continue
         got, problem = _read(call.value)
         if problem:

@@ -27,7 +27,8 @@ from .. import faults
 from ..faults import FAULTS
 from ..supervisor import supervise
 from .core import Report, call_learner, grading_run, show
-from .ex_fault_eval import KEYWORDS
+from .ex_fault_eval import KEYWORDS, actions
+from .shapes import kind
 
 __all__ = ["check_my_fault", "FAULT_KEYS", "REQUIREMENTS"]
 
@@ -50,25 +51,20 @@ REQUIREMENTS = (
 )
 
 
-def _what_happened(run):
-    """A run without its words: states, roles, whether turns landed, test counts, and the ending."""
-    return [(e.get("state"), e.get("role"), e.get("applied"), bool(e.get("error")),
-             (e.get("tests") or {}).get("passed")) for e in run.trace] + [(run.status, run.rounds)]
-
-
 def _shape(fault):
-    if not isinstance(fault, dict) or set(fault) != set(FAULT_KEYS):
+    """What is wrong with MY_FAULT's shape, in words, or None. Exact types first (see shapes.py)."""
+    if type(fault) is not dict or not all(type(k) is str for k in fault) or set(fault) != set(FAULT_KEYS):
         return f"MY_FAULT is {show(fault)}; make it a dict with exactly the keys {', '.join(FAULT_KEYS)}."
-    if not isinstance(fault["name"], str) or not fault["name"].strip():
+    if type(fault["name"]) is not str or not fault["name"].strip():
         return "'name' must be a short description, like 'coder writes an empty file'."
     kwargs = fault["kwargs"]
-    if not isinstance(kwargs, dict) or not kwargs:
-        return "'kwargs' must be a non-empty dict of keyword arguments for supervise(...)."
+    if type(kwargs) is not dict or not kwargs or not all(type(k) is str for k in kwargs):
+        return "'kwargs' must be a non-empty dict of keyword arguments for supervise(...), with plain str keys."
     unknown = [k for k in kwargs if k not in SUPERVISE_KEYS]
     if unknown:
         return f"'kwargs' has {', '.join(map(repr, unknown))}; supervise takes {', '.join(SUPERVISE_KEYS)}."
-    if fault["expect"] not in ("pass", "budget"):
-        return f"'expect' is {show(fault['expect'])}; write 'pass' or 'budget'."
+    if type(fault["expect"]) is not str or fault["expect"] not in ("pass", "budget"):
+        return f"'expect' is {kind(fault['expect'])}, {show(fault['expect'])}; write 'pass' or 'budget'."
     if not callable(fault["evidence"]):
         return "'evidence' must be a function run -> a string (the evidence) or None."
     return None
@@ -79,7 +75,7 @@ def _evidence(report, fault, run, which):
     if not call.ok:
         report.fail("evidence found", f"On the {which} run: {call.problem}")
         return None
-    if call.value is not None and not isinstance(call.value, str):
+    if call.value is not None and type(call.value) is not str:
         report.fail("evidence found", f"On the {which} run it returned {show(call.value)}; return a str or None.")
         return None
     return call.value or None
@@ -108,7 +104,7 @@ def check_my_fault(fault):
         return report.finish(ran=False)
     run = call.value
     healthy = supervise(max_rounds=kwargs.get("max_rounds", 4))
-    if _what_happened(run) == _what_happened(healthy):
+    if actions(run.trace) == actions(healthy.trace):  # what a fault can change, as exercise 4.1 compares it
         report.fail("a real fault", "the run went exactly like the healthy team's: same turns, same tests, "
                                     "same ending. Make your policy misbehave in a way the trace shows.")
     if kwargs and all(id(v) in _COURSE_POLICIES or k in ("max_rounds", "require_plan") for k, v in kwargs.items()):

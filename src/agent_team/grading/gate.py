@@ -239,7 +239,6 @@ def check_gate(fn):
     shape = ("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
     report = Report("Exercise 5.1: the reviewer gate", exercise="5.1", hint=HINT).declare_all(
         [shape] + [(name, requirement) for name, requirement, _ in cases])
-    judged = set()
     named = [(check_name, f"'{name}'", outcomes) for check_name, _, group in cases for name, outcomes in group]
     randoms = [(None, f"random case {i}", outcomes) for i, outcomes in enumerate(random_cases(), 1)]
     for check_name, name, outcomes in named + randoms:
@@ -254,11 +253,9 @@ def check_gate(fn):
             rule = check_name or _diagnose(outcomes, want, None)
             report.fail(rule, f"On {name} {_describe(outcomes)}: {call.problem} It should return "
                               f"{show(want)}: {WHY[rule]}.")
-            if call.timed_out:
-                break  # one hang is enough: do not make the learner wait for more
             continue
         got, problem = _read(call.value)
-        judged.add("shape")
+        report.tried("shape")
         if problem:
             report.fail("shape", f"On {name} {_describe(outcomes)}: {problem}")
             continue
@@ -267,8 +264,5 @@ def check_gate(fn):
             report.fail(rule, f"On {name} {_describe(outcomes)} your gate returned {show(got)}, but it "
                               f"should be {show(want)}: {WHY[rule]}.")
         if check_name:
-            judged.add(check_name)
-    for check in report.checks:
-        if check.name in judged and check.passed is None:
-            check.passed = True
+            report.tried(check_name)
     return report.finish(ran=False)
