@@ -692,10 +692,10 @@ if hardened is not None:
     print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
           "(look at what no_exec returns for role 'coder' and this content)")
     print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
-    healthy = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
-                     seconds=5)
-    if healthy is not None:
-        print("the healthy team with the rule:", healthy.status)
+    ruled = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
+                   seconds=5)
+    if ruled is not None:  # not `healthy`: that name is the baseline run the cells above compare with
+        print("the healthy team with the rule:", ruled.status)
 
 # %% tags=["quiz"]
 Quiz(
