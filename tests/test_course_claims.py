@@ -89,3 +89,17 @@ def test_diagrams_scroll_in_a_narrow_notebook_instead_of_shrinking():
         assert '<div class="at-scroll"><svg' in html
     assert "svg.at-diagram{min-width:640px}" in STYLE and "contain:inline-size" in STYLE
     assert "word-break:normal" in STYLE  # undoes JupyterLab's break-all on output <pre>s
+
+
+NUMBER_WORDS = {"ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
+
+
+@needs_sources
+def test_the_number_of_part_fours_faults_in_words_is_the_tables():
+    from agent_team.faults import FAULTS
+    pattern = re.compile(r"\b(\w+)\s+different\s+ways|part 4's\s+(\w+)\b")
+    claims = [(path.name, word) for path in SOURCES.glob("*.py")
+              for m in pattern.finditer(path.read_text(encoding="utf-8").replace("\n#", " "))
+              for word in m.groups() if word in NUMBER_WORDS]
+    assert len(claims) >= 3, claims
+    assert [c for c in claims if NUMBER_WORDS[c[1]] != len(FAULTS)] == []

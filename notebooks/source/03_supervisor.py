@@ -696,8 +696,8 @@ Hints("3.1")
 # - Roles take turns; evals pin the outcomes (one round: `budget`, four rounds: `pass`).
 # - `run_team` is the same team as four functions, with the reviewer as a gate before the tester.
 #
-# **Next: part 4, failure injection.** You will break the team on purpose, ten different ways, and
-# check that the state machine holds every time.
+# **Next: part 4, failure injection.** You will break the team on purpose, thirteen different
+# ways, and check that the state machine holds every time.
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after

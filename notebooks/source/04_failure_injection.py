@@ -3,9 +3,9 @@
 #
 # A state machine that only ever sees the happy path has not been tested. In this part you break
 # the team in thirteen different ways — a lazy coder, a planner that reaches for the source, a
-# supervisor bug that wipes the plan, a reviewer that never approves, a coder that edits the tests,
-# imports, loops forever, lies, crashes, ignores the plan, claims a fix it never sent, runs the
-# tests itself — and check, with an `assert` each time, that the
+# supervisor bug that wipes the plan, a reviewer that never approves or talks nonsense, a coder
+# that edits the tests, imports, loops forever, lies, crashes, ignores the plan, claims a fix it
+# never sent, runs the tests itself — and check, with an `assert` each time, that the
 # supervisor still ends the run the way it should and that the trace says why.
 #
 # **By the end of this part you can**
@@ -61,7 +61,8 @@ assert healthy.status == "pass" and healthy.rounds == 2
 # %% [markdown]
 # A few helpers to read traces with. `turns(run, role)` lists one role's turns, `refusals(run,
 # role)` the errors that refused or skipped them, and `oracle_errors(run)` every error the oracle
-# reported, in order. `brief(run)` prints a run in one line per event.
+# reported, in order. `brief(run)` prints a run in one line per event, and `claim_and_oracle(run)`
+# what the coder said on its last turn beside what the supervisor's own test run found.
 
 # %%
 from agent_team.render import event_summary
@@ -84,6 +85,11 @@ def oracle_errors(run):
 def brief(run):
     for e in run.trace:
         print(f"  r{e['round']} {event_summary(e)}")
+
+
+def claim_and_oracle(run):
+    print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
+    print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
 
 
 # %% [markdown]
@@ -478,8 +484,7 @@ guess
 
 # %%
 run = RUNS["coder ignores the plan"] = run_fault("coder ignores the plan")
-print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
-print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+claim_and_oracle(run)
 assert run.status == "budget" and "fizzbuzz(15)" in oracle_errors(run)[0]
 
 # %%
@@ -496,8 +501,7 @@ guess
 
 # %%
 run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
-print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
-print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+claim_and_oracle(run)
 assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
 
 # %%
@@ -514,8 +518,7 @@ guess
 
 # %%
 run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
-print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
-print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
+claim_and_oracle(run)
 assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
 assert "tests" not in turns(run, "coder")[0]  # its own test report never reaches the trace
 
@@ -689,10 +692,10 @@ if hardened is not None:
     print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
           "(look at what no_exec returns for role 'coder' and this content)")
     print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
-    healthy = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
-                     seconds=5)
-    if healthy is not None:
-        print("the healthy team with the rule:", healthy.status)
+    ruled = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
+                   seconds=5)
+    if ruled is not None:  # not `healthy`: that name is the baseline run the cells above compare with
+        print("the healthy team with the rule:", ruled.status)
 
 # %% tags=["quiz"]
 Quiz(

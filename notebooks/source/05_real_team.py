@@ -399,7 +399,7 @@ def gate(outcomes):
     # END SOLUTION
 
 # %%
-from agent_team.grading.gate import check_gate
+from agent_team.grading import check_gate
 
 report = check_gate(gate)
 report
@@ -691,8 +691,11 @@ Quiz(
 # - A **model** fills a role through one adapter with bounded, recorded retries; its code is data,
 #   never `exec`'d outside a real sandbox, and the **oracle** still decides.
 #
-# That is the course. The team you built is small, but every rule in it — taking turns, allowlists,
-# an oracle, a budget, a gate — is one a real multi-agent tool needs.
+# The team you built is small, but every rule in it — taking turns, allowlists, an oracle, a
+# budget, a gate — is one a real multi-agent tool needs.
+#
+# **Next, part 6 — Your own team:** a fault of your own with the evidence that it was caught, and
+# a whole run read as four steps and judged by this part's gate.
 
 # %% [markdown]
 # **The whole course on one page.** [recap.md](recap.md) holds the state machine, every rule and

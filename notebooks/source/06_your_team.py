@@ -80,7 +80,7 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 # * `"name"`: the fault in a few words;
 # * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
 #   `reviewer`, `tamper`, `checks`, `max_rounds`), using **a policy or hook you write**, not one
-#   of part 4's ten;
+#   of part 4's thirteen;
 # * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
 # * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds
 #   nothing in a healthy run.
@@ -125,11 +125,14 @@ MY_FAULT = {
 # the healthy team (it should say nothing).
 
 # %%
+from agent_team.grading import try_it
+
+mine = None
 if MY_FAULT is None:
-    mine = None
     print("MY_FAULT is not written yet: fill in the exercise cell above, then run this cell again.")
-else:
-    mine = supervise(**MY_FAULT["kwargs"])
+else:  # through try_it, as the grader calls it: a policy that never returns is waited for once
+    mine = try_it(lambda: supervise(**MY_FAULT["kwargs"]), what="your fault's run", seconds=5)
+if mine is not None:
     print(f"your run: {mine.status} after {mine.rounds} rounds | {mine.stop_reason}")
     for label, run in (("your run", mine), ("the healthy run", healthy)):
         found = call_limited(MY_FAULT["evidence"], run, seconds=2.0)
@@ -251,8 +254,6 @@ def run_outcomes(run):
 # Try it on the greedy planner's run first: the plan step should fail, and the others succeed.
 
 # %%
-from agent_team.grading import try_it
-
 greedy = run_fault("planner writes code")
 outcomes = try_it(run_outcomes, greedy, what="your run_outcomes")
 if outcomes is not None:  # else try_it has said why (not written yet, an error, or no return within 2 s)
@@ -343,7 +344,7 @@ Quiz(
 #
 # * A fault becomes an **eval** when it carries its expected status *and* evidence that is found in
 #   the faulty run and nowhere else.
-# * Your fault ran under the same supervisor as part 4's ten, and the state machine held.
+# * Your fault ran under the same supervisor as part 4's thirteen, and the state machine held.
 # * Reading a run as **four steps** lets the reviewer gate judge a whole run: tests can pass while
 #   the work is incomplete, and such a run ends `blocked`, never `pass`.
 #

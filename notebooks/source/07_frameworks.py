@@ -249,7 +249,7 @@ show_table(["idea", "this course", *FRAMEWORKS],
 #
 # Each framework above gives you the parts; a few guarantees come only from how you put them
 # together. These are the ones this course's supervisor enforces itself, whatever the roles do.
-# The cell below checks each of them live, on the package you used in parts 1 to 5:
+# The cell below checks each of them live, on the package you used in parts 1 to 6:
 #
 # 1. **Words never end a run.** A coder that writes `TERMINATE` (the word a text-mention stop rule
 #    listens for) does not stop anything; only the oracle or the budget does.
