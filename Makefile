@@ -94,4 +94,4 @@ $(CHROMIUM):
 	$(APT_GET) update && $(APT_GET) install -y chromium
 
 clean:
-	rm -rf $(VENV) dist build _output node_modules
+	rm -rf $(VENV) .venv-py* dist build _output node_modules

@@ -4,10 +4,10 @@
 
 NAME is `shipped` (the site as `make site` builds it) or a `+`-joined list of levers to leave out,
 e.g. `no-prewarm`, `no-service-worker`, `no-prewarm+no-service-worker` (= `unpatched`).
-A lever is a patch step of site/build.py; it is switched off by replacing the step with a no-op
-before build.py's main() runs, so build.py itself needs no option for it. The table names every
-place the step has lived (build.py's own functions, or the site/ module that took it over): a
-name that is not there is skipped, a lever none of whose places exists stops the build.
+A lever is a patch step of site/build.py, the `patch` function of a site/ module; it is switched
+off by replacing that function with a no-op before build.py's main() runs (build.py calls it as
+`module.patch(...)`), so build.py itself needs no option for it. A lever whose function is gone
+stops the build.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from pathlib import Path
 
 SITE = Path(__file__).resolve().parents[1] / "site"
 LEVERS = {
-    # the kernel's worker boots Pyodide while JupyterLab loads (page script + bundle patches)
-    "prewarm": [("build", "patch_prewarm"), ("kernel_worker", "patch")],
-    # the service worker stops proxying static files (and, where present, isolates the page)
-    "service-worker": [("build", "patch_service_worker"), ("isolation", "patch")],
+    # the kernel's worker boots Pyodide while JupyterLab loads (page script + bundle patches;
+    # also the interrupt buffer, which needs isolation anyway)
+    "prewarm": ("kernel_worker", "patch"),
+    # the service worker stops proxying static files and isolates the pages (COOP/COEP)
+    "service-worker": ("isolation", "patch"),
 }
 ALIASES = {"unpatched": "no-prewarm+no-service-worker"}
 
@@ -41,15 +42,13 @@ def levers_off(name: str) -> list[str]:
     return off
 
 
-def switch_off(build, lever: str) -> None:
-    found = 0
-    for module_name, func in LEVERS[lever]:
-        module = build if module_name == "build" else sys.modules.get(module_name)
-        if module is not None and hasattr(module, func):
-            setattr(module, func, lambda *args, **kw: None)
-            found += 1
-    if not found:
-        sys.exit(f"lever {lever!r}: none of {LEVERS[lever]} exists in site/ any more: update bench/variants.py")
+def switch_off(lever: str) -> None:
+    """Make the lever's step a no-op in its site/ module (imported by site/build.py)."""
+    module_name, func = LEVERS[lever]
+    module = sys.modules.get(module_name)
+    if module is None or not hasattr(module, func):
+        sys.exit(f"lever {lever!r}: site/{module_name}.py has no {func}() any more: update bench/variants.py")
+    setattr(module, func, lambda *args, **kw: None)
 
 
 def main() -> None:
@@ -58,7 +57,7 @@ def main() -> None:
     sys.path.insert(0, str(SITE))
     build = importlib.import_module("build")
     for lever in off:
-        switch_off(build, lever)
+        switch_off(lever)
     sys.argv = [str(SITE / "build.py"), *rest]
     build.main()
 

@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+from patching import containing, sub_once
+
 DISPATCH = re.compile(r'case"comm_close":await this\.commClose\((\w+)\)\}this\._idle\(\1\)\}')
 # The module's name for @jupyterlab/services, taken from how the same class answers kernel_info.
 SERVICES = re.compile(r'(\w+)\.KernelMessage\.createMessage\(\{msgType:"kernel_info_reply"')
@@ -29,12 +31,9 @@ REPLY = ('case"comm_close":await this.commClose({m});break;case"comm_info_reques
 
 
 def patch(out: Path) -> None:
-    found = [p for p in (out / "build").glob("*.js") if DISPATCH.search(p.read_text())]
-    if len(found) != 1:
-        sys.exit(f"{len(found)} bundles hold BaseKernel.handleMessage as expected (jupyterlite upgrade?)")
-    (bundle,) = found
-    text = bundle.read_text()
-    services = SERVICES.findall(text)
-    if len(DISPATCH.findall(text)) != 1 or len(set(services)) != 1:
+    bundle = containing(list((out / "build").glob("*.js")), DISPATCH)
+    services = set(SERVICES.findall(bundle.read_text()))
+    if len(services) != 1:
         sys.exit(f"{bundle}: the kernel's message dispatch has changed (jupyterlite upgrade?)")
-    bundle.write_text(DISPATCH.sub(lambda m: REPLY.format(m=m.group(1), s=services[0]), text))
+    (name,) = services
+    sub_once(bundle, DISPATCH, lambda m: REPLY.format(m=m.group(1), s=name))

@@ -19,8 +19,9 @@ serves what it is for (/api/drive, /api/stdin: the kernel's files and input()).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
+
+from patching import add_to_pages, once
 
 SW_FROM = 'function shouldDrop(e,t){return"GET"!==e.method||'
 SW_TO = 'function shouldDrop(e,t){return!enableCache||"GET"!==e.method||'
@@ -40,7 +41,6 @@ SW_ISOLATE = (
 # its version as installed, so that JupyterLite does not unregister it as stale), then reloads
 # once it controls the page, at the address it was opened with (JupyterLab may have dropped
 # `?path=` from it by then). Once per tab session: no reload loop if isolation still fails.
-PAGE_AFTER = '<meta charset="utf-8">'
 PAGE_SCRIPT = (
     '\n    <script>/* agent_team: cross-origin isolation for Kernel -> Interrupt (site/isolation.py) */'
     'if(!self.crossOriginIsolated&&self.isSecureContext&&navigator.serviceWorker'
@@ -56,16 +56,9 @@ PAGE_SCRIPT = (
     'else if(self.crossOriginIsolated)sessionStorage.removeItem("agentTeamIsolating")</script>')
 
 
-def patch(out: Path, app_version: str, pages=("lab", "notebooks")) -> None:
+def patch(out: Path, app_version: str) -> None:
+    """Isolation and direct static fetches, in the built site `out` (after kernel_worker.patch)."""
     sw = out / "service-worker.js"
-    text = sw.read_text()
-    if text.count(SW_FROM) != 1:
-        sys.exit(f"{sw}: the code to patch has changed (jupyterlite-core upgrade?): see SW_FROM")
-    sw.write_text(SW_ISOLATE + text.replace(SW_FROM, SW_TO))
-    script = PAGE_SCRIPT.replace("{version}", app_version)
-    for app in pages:
-        page = out / app / "index.html"
-        html = page.read_text()
-        if html.count(PAGE_AFTER) != 1:
-            sys.exit(f"{page}: no single {PAGE_AFTER!r} to put the isolation script after")
-        page.write_text(html.replace(PAGE_AFTER, PAGE_AFTER + script, 1))
+    once(sw, SW_FROM, SW_TO)
+    sw.write_text(SW_ISOLATE + sw.read_text())
+    add_to_pages(out, PAGE_SCRIPT.replace("{version}", app_version))

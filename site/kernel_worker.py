@@ -18,8 +18,7 @@ while the kernel is busy. Python raises KeyboardInterrupt in the running cell an
 variable stays. In an isolated page the kernel uses its coincident worker, elsewhere its comlink
 worker: both get the same patches.
 
-Each patch is an exact string (or a pattern) that must match exactly once, or the build stops:
-a jupyterlite upgrade must be checked by hand, never silently half-patched.
+Each patch is an exact string (or a pattern) that must match exactly once (site/patching.py).
 """
 
 from __future__ import annotations
@@ -28,6 +27,8 @@ import json
 import re
 import sys
 from pathlib import Path
+
+from patching import add_to_pages, containing, once, sub_once
 
 KERNEL_EXT = Path("extensions/@jupyterlite/pyodide-kernel-extension/static")
 WORKERS = {"comlink": "comlink.worker.*.js", "coincident": "coincident.worker.*.js"}
@@ -43,8 +44,6 @@ START_WORKER = (
     '}catch(e){console.warn("no prewarm",e)}')
 
 # The notebook pages: before the JupyterLab bundle loads (~1.5 s earlier than the extension can).
-PAGES = ("lab", "notebooks")
-PAGE_AFTER = '<meta charset="utf-8">'
 PAGE_SCRIPT = ('\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (site/kernel_worker.py) */'
                '{let r=new URL("../",location.href),u=new URL("static/pyodide/pyodide.mjs",r).href,'
                'o={options};' + START_WORKER + '}</script>')
@@ -92,29 +91,6 @@ CLIENT_INTERRUPT = re.compile(r"async interrupt\((\w+)\)\{let (\w+)=this\._kerne
 SIGINT = "{{let b={k}._worker&&{k}._worker.__agentTeamInterrupt;b&&{m}&&{m}.isLocked()&&(b[0]=2)}}"
 
 
-def _once(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    if text.count(old) != 1:
-        sys.exit(f"{path}: the code to patch has changed (jupyterlite upgrade?): {old[:60]!r}")
-    path.write_text(text.replace(old, new))
-
-
-def _sub_once(path: Path, pattern: re.Pattern, repl) -> None:
-    text = path.read_text()
-    new, n = pattern.subn(repl, text)
-    if n != 1:
-        sys.exit(f"{path}: {n} matches for {pattern.pattern[:60]!r} (jupyterlite upgrade?)")
-    path.write_text(new)
-
-
-def _containing(files, needle) -> Path:
-    found = [p for p in files if (needle.search(p.read_text()) if isinstance(needle, re.Pattern)
-                                  else needle in p.read_text())]
-    if len(found) != 1:
-        sys.exit(f"{len(found)} files contain the code to patch ({needle!r}): jupyterlite upgrade?")
-    return found[0]
-
-
 def patch(out: Path, load_pyodide_options: dict) -> None:
     """Prewarm and interrupt, in the built site `out`."""
     static = out / KERNEL_EXT
@@ -122,22 +98,21 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
     for kind, glob in WORKERS.items():
         (worker,) = static.glob(glob)
         names[kind] = worker.name
-        _sub_once(worker, WORKER_LOAD, r"this._pyodide=await globalThis.__agentTeamLoad(\1)({indexURL:")
-        _sub_once(worker, WORKER_EXECUTE, lambda m: m.group(0) + CLEAR)
+        sub_once(worker, WORKER_LOAD, r"this._pyodide=await globalThis.__agentTeamLoad(\1)({indexURL:")
+        sub_once(worker, WORKER_EXECUTE, lambda m: m.group(0) + CLEAR)
         worker.write_text(WORKER_ADD + worker.read_text())
     start = START_WORKER.replace("{comlink}", names["comlink"]).replace("{coincident}", names["coincident"])
     bundles = [p for p in static.glob("*.js") if ".worker." not in p.name]
-    _once(_containing(bundles, PLUGIN_FROM), PLUGIN_FROM,
-          PLUGIN_FROM + PLUGIN_ADD.replace(START_WORKER, start))
-    _once(_containing(bundles, KERNEL_FROM), KERNEL_FROM, KERNEL_TO)
+    once(containing(bundles, PLUGIN_FROM), PLUGIN_FROM,
+         PLUGIN_FROM + PLUGIN_ADD.replace(START_WORKER, start))
+    once(containing(bundles, KERNEL_FROM), KERNEL_FROM, KERNEL_TO)
     waits = [p for p in bundles if WAIT_ASYNC.search(p.read_text())]
     if len(waits) != 1 or len(WAIT_ASYNC.findall(waits[0].read_text())) != 2:
         sys.exit(f"coincident's waitAsync calls have changed (jupyterlite-pyodide-kernel upgrade?): {waits}")
     waits[0].write_text(WAIT_ASYNC.sub(WAIT_ASYNC_TO, waits[0].read_text()))
-    client = _containing(list((out / "build").glob("*.js")), CLIENT_INTERRUPT)
-    _sub_once(client, CLIENT_INTERRUPT,
-              lambda m: m.group(0) + SIGINT.format(k=m.group(2), m=m.group(3)))
+    client = containing(list((out / "build").glob("*.js")), CLIENT_INTERRUPT)
+    sub_once(client, CLIENT_INTERRUPT,
+             lambda m: m.group(0) + SIGINT.format(k=m.group(2), m=m.group(3)))
     script = PAGE_SCRIPT.replace(START_WORKER, start).replace(
         "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
-    for app in PAGES:
-        _once(out / app / "index.html", PAGE_AFTER, PAGE_AFTER + script)
+    add_to_pages(out, script)
