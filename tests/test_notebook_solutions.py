@@ -1,9 +1,10 @@
 """Worked solutions that the package also holds, tied to the package's code.
 
-Exercises 1.1, 2.1, 4.1, 4.2 and 5.1 read their solutions from the notebook sources in
-tests/graders/test_reference_mutation_*.py. The rest are tied here: 3.1's solution is the
-package's `protocol.run_team` (the notebook runs that reference above the exercise), and 6.2's
-reads a run as `gated.run_outcomes` does; 6.1's fault must pass its own grader.
+Exercises 1.1, 2.1, 4.1, 4.2 and 5.1 are graded, with all their mutants, from the notebook
+sources in tests/graders/test_reference_mutation_*.py. Here: the 1.1 grader's reference and
+3.1's `protocol.run_team` are the very statements the notebooks show as worked solutions
+(comments and docstrings aside); 6.2's reads a run as `gated.run_outcomes` does; the worked
+solutions of 3.1, 6.1 and 6.2 pass their graders.
 """
 
 import ast
@@ -16,6 +17,7 @@ import pytest
 from agent_team import gated, protocol
 from agent_team.faults import FAULTS, run_fault
 from agent_team.grading import check_my_fault, check_run_outcomes, check_run_team
+from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.supervisor import supervise
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,10 +50,19 @@ def body(source):
     return [ast.dump(s) for s in stmts]
 
 
+def accepted(report):
+    assert report.passed, f"a worked solution is refused by its grader:\n{report}"
+
+
+def test_the_run_tests_grader_compares_with_the_worked_solution():
+    cell = next(c for c in exercise_cells("01") if "def run_tests(" in c)
+    assert body(cell) == body(inspect.getsource(reference_run_tests))
+
+
 def test_the_run_team_solution_is_the_packages_reference():
     cell = next(c for c in exercise_cells("03") if "def run_team(" in c)
     assert body(cell) == body(inspect.getsource(protocol.run_team))
-    assert check_run_team(defined("03", "run_team", {})).passed
+    accepted(check_run_team(defined("03", "run_team", {})))
 
 
 def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
@@ -61,7 +72,7 @@ def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
     for run in runs:
         want = [{k: o[k] for k in ("step", "status", "risk")} for o in gated.run_outcomes(run)]
         assert mine(run) == want, run.stop_reason
-    assert check_run_outcomes(mine).passed
+    accepted(check_run_outcomes(mine))
 
 
 def test_the_fault_of_ones_own_passes_its_grader():
@@ -70,4 +81,4 @@ def test_the_fault_of_ones_own_passes_its_grader():
     fault = defined("06", "MY_FAULT", {"FULL_SOURCE": FULL_SOURCE, "fake_reviewer": fake_reviewer,
                                        "SRC_PATH": SRC_PATH})
     assert fault["name"] not in FAULTS
-    assert check_my_fault(fault).passed
+    accepted(check_my_fault(fault))
