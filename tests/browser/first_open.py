@@ -15,7 +15,6 @@ from pathlib import Path
 
 import lite
 
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 JS_OUTPUT_TEXTS = """(selector) => Array.from(document.querySelectorAll(selector), e => e.textContent)"""
 STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
 PLACEHOLDERS = ("Loading widget...", "Error displaying widget")
@@ -30,7 +29,7 @@ def stored(path: Path):
             data = out.get("data", {})
             if out["output_type"] == "stream" and out["name"] == "stdout":
                 streams.append(lite._join(out["text"]))
-            elif WIDGET_MIME in data:
+            elif lite.WIDGET_MIME in data:
                 widgets += 1
             else:
                 svgs += lite._join(data.get("text/html", "")).count("<svg")

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 sys.path.insert(0, str(ROOT / "site"))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,10 +34,13 @@ JS_KERNEL_STATUS = """() => {
   return k ? k.status : null;
 }"""
 JS_KERNEL_IDLE = "() => (" + JS_KERNEL_STATUS + ")() === 'idle'"
-JS_RUN_ALL = """async () => {
-  const app = window.jupyterapp;
-  return await app.commands.execute('notebook:run-all-cells');
+# Run all without awaiting it in page.evaluate (which has no timeout): a hang must fail, not stall.
+JS_START_RUN_ALL = """() => {
+  window.__runAll = undefined;
+  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+    (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
 }"""
+JS_RUN_ALL_DONE = "() => window.__runAll !== undefined && (" + JS_KERNEL_IDLE + ")()"
 JS_CELLS = """() => {
   const m = window.jupyterapp.shell.currentWidget.content.model;
   const cells = [];
@@ -123,17 +127,44 @@ def open_notebook(page, base_url, path, timeout=120):
 
 
 def run_all(page, timeout=300):
-    """Run all cells; returns (finished without stopping on an error, seconds)."""
+    """Run all cells; returns (finished without stopping on an error, seconds).
+
+    Not finished (kernel idle again) within `timeout` s: an AssertionError naming the cells not run.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     start = time.monotonic()
     page.set_default_timeout(timeout * 1000)
-    ok = page.evaluate(JS_RUN_ALL)
-    page.wait_for_function(JS_KERNEL_IDLE, timeout=timeout * 1000, polling=50)
-    return bool(ok), time.monotonic() - start
+    page.evaluate(JS_START_RUN_ALL)
+    try:
+        page.wait_for_function(JS_RUN_ALL_DONE, timeout=timeout * 1000, polling=50)
+    except PlaywrightTimeout:
+        raise AssertionError(f"run all not finished after {time.monotonic() - start:.0f} s; "
+                             f"cells not run yet: {not_run(cells(page))}") from None
+    return page.evaluate("() => window.__runAll.ok"), time.monotonic() - start
 
 
 def cells(page):
     """The notebook as the browser has it now (nbformat cell dicts, outputs included)."""
     return page.evaluate(JS_CELLS)
+
+
+def outputs(cells):
+    """Every output of the code cells, in order."""
+    return [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]
+
+
+def errors(cells):
+    """The text of every error output and of every printed traceback."""
+    found = outputs(cells)
+    return ([text_of(o) for o in found if o["output_type"] == "error"]
+            + [text_of(o) for o in found if o["output_type"] == "stream" and "Traceback" in text_of(o)])
+
+
+def not_run(cells):
+    """Indices of the code cells with code in them that have not run."""
+    return [i for i, c in enumerate(cells) if c["cell_type"] == "code" and _join(c["source"]).strip()
+            and c.get("execution_count") is None]
 
 
 def text_of(output):

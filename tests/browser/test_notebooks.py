@@ -4,13 +4,15 @@ For each notebook: open it in JupyterLite, wait for the Pyodide kernel and check
 anything runs, every stored output shows as stored (tests/browser/first_open.py: no comma-prefixed
 printed lines, stored HTML/SVG rendered, saved widgets rendered, not "Loading widget..."); for the
 learner forms again after a save and a reload. Then run all cells, and check
-- no error output, no traceback on stderr, run-all went through every code cell;
+- no error output, no printed traceback, run-all went through every code cell;
 - every grader report in the committed outputs (`<Report 'Exercise ...': status, n/m checks>`)
   appears in the browser too, and in the solution forms every report says "passed";
 - every widget output is rendered as a live widget view, and the widgets respond: every step
   stepper moves when its next (or previous) button is pressed, every quiz shows its explanation
   when answered; EXPECTED below says how many of each a notebook must have, and any extra
   clicks and texts it must show;
+- in the learner forms, the course's outputs fit at two widths in both themes and pass axe-core
+  (tests/browser/layout.py; measured once run-all is done, before any widget is pressed);
 - no request left 127.0.0.1 (the `guarded` fixture fails the test otherwise).
 """
 
@@ -25,11 +27,11 @@ import pytest
 from playwright.sync_api import expect
 
 import first_open
+import layout
 import lite
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 REPORT_RE = re.compile(r"<Report '(?P<title>[^']*)': (?P<status>[a-z ]+), (?P<ok>\d+)/(?P<n>\d+) checks>")
 
 
@@ -85,6 +87,22 @@ def committed_reports(path: Path):
     return reports
 
 
+@pytest.fixture(scope="module")
+def kinds_seen():
+    """(widget kind, width, theme) measured and photographed by layout.problems, and the pages checked."""
+    seen = set()
+    yield seen
+    missing = layout.missing_kinds(seen)
+    assert not missing, f"widget kinds never found on any page: {missing}"
+
+
+def test_axe_is_served_locally():
+    """The accessibility checker comes from node_modules (package.json), never from a CDN."""
+    package = json.loads((ROOT / "package.json").read_text())
+    assert "axe-core" in {**package.get("dependencies", {}), **package.get("devDependencies", {})}
+    assert layout.AXE.exists()
+
+
 def test_network_guard_blocks_other_origins(guarded, site_url):
     """The guard itself works: a fetch to a CDN from the page is stopped and recorded."""
     page, guard = guarded
@@ -97,7 +115,7 @@ def test_network_guard_blocks_other_origins(guarded, site_url):
 
 
 @pytest.mark.parametrize("site_path,disk_path", site_notebooks(), ids=[p for p, _ in site_notebooks()])
-def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
+def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds_seen):
     page, guard = guarded
     expect = EXPECTED.get(site_path, Expect())
 
@@ -111,16 +129,17 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
     cells = lite.cells(page)
     print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
 
-    outputs = [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]
-    errors = [lite.text_of(o) for o in outputs if o["output_type"] == "error"]
-    errors += [lite.text_of(o) for o in outputs
-               if o["output_type"] == "stream" and o.get("name") == "stderr" and "Traceback" in lite.text_of(o)]
+    errors = lite.errors(cells)
     assert not errors, f"{site_path}: error output in the browser:\n" + "\n---\n".join(errors)
     assert went_through, f"{site_path}: run all stopped early"
-    not_run = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and c["source"].strip()
-               and c.get("execution_count") is None]
+    not_run = lite.not_run(cells)
     assert not not_run, f"{site_path}: code cells {not_run} did not run"
+    misfits = []
+    if site_path in layout.NOTEBOOKS:
+        assert layout.AXE.exists(), "axe-core is missing: run `npm ci` (it is a devDependency in package.json)"
+        misfits = layout.problems(page, site_path, kinds_seen)
 
+    outputs = lite.outputs(cells)
     text = "\n".join(lite.text_of(o) for o in outputs)
     for wanted in expect.texts:
         assert wanted in text, f"{site_path}: {wanted!r} not in the outputs"
@@ -131,7 +150,7 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
         for m in REPORT_RE.finditer(text):
             assert m.group("status") == "passed", f"{site_path}: solution graded {m.group(0)}"
 
-    n_widgets = sum(1 for o in outputs if WIDGET_MIME in o.get("data", {}))
+    n_widgets = sum(1 for o in outputs if lite.WIDGET_MIME in o.get("data", {}))
     if n_widgets:
         rendered = page.locator(".jp-OutputArea-output > .jupyter-widgets")
         assert rendered.count() >= n_widgets, f"{site_path}: {n_widgets} widget outputs, " \
@@ -145,6 +164,10 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path):
     print(f"{site_path}: {n_widgets} widget outputs, {steppers} steppers moved, {quizzes} quizzes answered")
     assert steppers >= expect.steppers, f"{site_path}: {steppers} steppers, expected {expect.steppers}"
     assert quizzes >= expect.quizzes, f"{site_path}: {quizzes} quizzes, expected {expect.quizzes}"
+    assert not misfits, f"{site_path}:\n" + "\n".join(misfits)
+    if site_path in layout.NOTEBOOKS:
+        print(f"{site_path}: fits at {layout.WIDTHS} px in {list(layout.THEMES)}; no serious axe violation; "
+              f"screenshots in {layout.SHOTS.relative_to(ROOT)}")
 
 
 def press_steppers(page):

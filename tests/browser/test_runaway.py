@@ -18,10 +18,8 @@ awaited inside page.evaluate (no timeout there): a hang fails the test and names
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import lite
 
@@ -46,13 +44,6 @@ JS_SET_SOURCES = """(changes) => {
   model.sharedModel.insertCell(0, {cell_type: 'code', source: 'SENTINEL = 42', metadata: {}});
   return model.cells.length;
 }"""
-# Run all without awaiting it in page.evaluate (which has no timeout): a hang must fail, not stall.
-JS_START_RUN_ALL = """() => {
-  window.__runAll = undefined;
-  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
-    (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
-}"""
-JS_RUN_ALL_DONE = "() => window.__runAll !== undefined && (" + lite.JS_KERNEL_IDLE + ")()"
 JS_EXECUTE = """async (code) => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   let out = '';
@@ -111,30 +102,17 @@ def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path)
     assert lite._join(cells[0]["source"]) == "SENTINEL = 42"
     assert all("while True: pass" in lite._join(cells[i + 1]["source"]) for i, _ in changes)
 
-    start = time.monotonic()
-    page.evaluate(JS_START_RUN_ALL)
-    try:
-        page.wait_for_function(JS_RUN_ALL_DONE, timeout=(RUN_ALL_SECONDS + 30) * 1000, polling=50)
-    except PlaywrightTimeout:
-        running = [i for i, c in enumerate(lite.cells(page)) if c["cell_type"] == "code"
-                   and c.get("execution_count") is None]
-        pytest.fail(f"{site_path}: run all not finished after {time.monotonic() - start:.0f} s; "
-                    f"cells not run yet: {running}")
-    seconds = time.monotonic() - start
-    went_through = page.evaluate("() => window.__runAll.ok")
+    went_through, seconds = lite.run_all(page, timeout=RUN_ALL_SECONDS + 30)
     cells = lite.cells(page)
     style = "caught loop" if loop is CAUGHT else "while True: pass"
     print(f"{site_path} ({style}): run all in {seconds:.1f} s")
 
-    outputs = [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]
-    errors = [lite.text_of(o) for o in outputs if o["output_type"] == "error"]
-    errors += [lite.text_of(o) for o in outputs
-               if o["output_type"] == "stream" and "Traceback" in lite.text_of(o)]
+    errors = lite.errors(cells)
     assert not errors, f"{site_path}: error output:\n" + "\n---\n".join(errors)
     assert went_through, f"{site_path}: run all stopped early"
-    not_run = [i for i, c in enumerate(cells) if c["cell_type"] == "code" and lite._join(c["source"]).strip()
-               and c.get("execution_count") is None]
+    not_run = lite.not_run(cells)
     assert not not_run, f"{site_path}: code cells {not_run} did not run"
+    outputs = lite.outputs(cells)
     text = "\n".join(lite.text_of(o) for o in outputs)
     assert "did not return" in text, f"{site_path}: no output says the function did not return"
     assert seconds <= RUN_ALL_SECONDS, f"{site_path}: run all took {seconds:.1f} s (> {RUN_ALL_SECONDS} s)"

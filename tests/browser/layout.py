@@ -1,7 +1,8 @@
-"""Layout and accessibility of the course's own outputs, in Chromium (part of `make test-browser`).
+"""Layout and accessibility of the course's own outputs, in Chromium (used by test_notebooks.py).
 
-For every learner notebook: open it, run all cells, then for each output the course made (HTML
-boxes `.at-box` and widget views) at 820 px and 1400 px wide, in the light and the dark theme:
+For every learner notebook, once test_notebooks.py has run all its cells: for each output the
+course made (HTML boxes `.at-box` and widget views) at 820 px and 1400 px wide, in the light and
+the dark theme:
 
 - nothing in it is wider than its output area (overflow);
 - no row of controls wraps: every visible child of a control row sits on one line;
@@ -15,12 +16,7 @@ is measured.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-import pytest
-
-import lite
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -155,43 +151,25 @@ def _check_page(page, name, width, theme, shot_kinds):
     return problems
 
 
-@pytest.fixture(scope="module")
-def kinds_seen():
-    seen = set()
-    yield seen
-    # After every page ran: each widget kind of the course was measured and photographed at both
-    # widths in both themes (so a selector that stopped matching cannot hide a kind).
-    if len({key for key in seen if key[0] == "page"}) == len(NOTEBOOKS):
-        missing = [(k, w, t) for k in KINDS for w in WIDTHS for t in THEMES if (k, w, t) not in seen]
-        assert not missing, f"widget kinds never found on any page: {sorted({m[0] for m in missing})}"
-
-
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_course_outputs_fit_and_pass_axe(guarded, site_url, name, kinds_seen):
-    assert AXE.exists(), "axe-core is missing: run `npm ci` (it is a devDependency in package.json)"
-    page, _guard = guarded
-    page.set_viewport_size({"width": 1400, "height": 900})
-    lite.open_notebook(page, site_url, name)
-    went_through, _seconds = lite.run_all(page)
-    assert went_through, f"{name}: run all stopped early"
-    problems = []
+def problems(page, name, shot_kinds):
+    """What does not fit or fails axe in the open notebook (all cells run); adds what it saw to `shot_kinds`."""
+    found = []
     for width in WIDTHS:
         for theme in THEMES:
-            problems += [f"{width} px, {theme}: {p}" for p in _check_page(page, name, width, theme, kinds_seen)]
+            found += [f"{width} px, {theme}: {p}" for p in _check_page(page, name, width, theme, shot_kinds)]
     page.add_script_tag(path=str(AXE))
     for theme in THEMES:
         _set_theme(page, THEMES[theme])
         for i in _cells_with_outputs(page):
             page.evaluate(JS_SCROLL_TO, i)
-            problems += [f"axe, {theme}, cell {i}: {v}" for v in page.evaluate(JS_AXE, i)]
-    kinds_seen.add(("page", name))
-    assert not problems, f"{name}:\n" + "\n".join(dict.fromkeys(problems))
-    print(f"{name}: fits at {WIDTHS} px in {list(THEMES)}; no serious axe violation; "
-          f"screenshots in {SHOTS.relative_to(ROOT)}")
+            found += [f"axe, {theme}, cell {i}: {v}" for v in page.evaluate(JS_AXE, i)]
+    shot_kinds.add(("page", name))
+    return list(dict.fromkeys(found))
 
 
-def test_axe_is_served_locally():
-    """The accessibility checker comes from node_modules (package.json), never from a CDN."""
-    package = json.loads((ROOT / "package.json").read_text())
-    assert "axe-core" in {**package.get("dependencies", {}), **package.get("devDependencies", {})}
-    assert AXE.exists()
+def missing_kinds(shot_kinds):
+    """Once every notebook was checked: the widget kinds never measured and photographed at each
+    width in each theme (so a selector that stopped matching cannot hide a kind)."""
+    if len({key for key in shot_kinds if key[0] == "page"}) < len(NOTEBOOKS):
+        return []
+    return sorted({k for k in KINDS for w in WIDTHS for t in THEMES if (k, w, t) not in shot_kinds})
