@@ -24,7 +24,8 @@ UNAVAILABLE = {"subprocess", "multiprocessing", "threading", "concurrent", "sock
 THIRD_PARTY_OK = {"agent_team", "pytest", "hypothesis", "_pytest"}
 NOT_PURE_SUBMODULES = {"agent_team.widgets", "agent_team.classroom"}  # classroom: host side, starts Node
 # Test files left out on purpose, with the reason (keep this list short and honest).
-EXCLUDE = {"test_notebook_sources.py": "reads notebooks/ and tools/, which this run does not copy"}
+EXCLUDE = {name: "reads notebooks/ and tools/, which this run does not copy"
+           for name in ("test_notebook_sources.py", "test_notebook_solutions.py")}
 # Single tests where Pyodide differs from CPython: (file, a piece of the test id, action, why).
 # "deselect" is for cases that crash the interpreter itself (nothing else would run after them);
 # "xfail" for a different but harmless answer. Each one is printed at every run.
