@@ -201,8 +201,13 @@ def layers_seen(run):
     return seen
 
 
-def run_fault(name, max_rounds=4, **overrides):
-    """Run the team with one fault injected; returns the RunResult."""
+def fault(name):
+    """The fault called ``name``; a KeyError that lists the names if there is none."""
     if name not in FAULTS:
         raise KeyError(f"no fault named {name!r}; choose one of: {', '.join(FAULTS)}")
-    return supervise(max_rounds=max_rounds, **{**FAULTS[name].kwargs, **overrides})
+    return FAULTS[name]
+
+
+def run_fault(name, max_rounds=4, **overrides):
+    """Run the team with one fault injected; returns the RunResult."""
+    return supervise(max_rounds=max_rounds, **{**fault(name).kwargs, **overrides})

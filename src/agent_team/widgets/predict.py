@@ -1,6 +1,6 @@
 """Predict, then run: the learner commits to an answer, the run shows who was right."""
 
-from .. import progress
+from .. import faults, progress
 from ..faults import FAULTS
 from ..predict import FAULT_QUESTIONS, fault_answers
 from ..render.html import inline, tag
@@ -45,10 +45,9 @@ class Predict(Base):
     @classmethod
     def fault(cls, name, *, file=None):
         """Part 4: predict how the run with fault ``name`` ends and which layer stops the fault."""
-        if name not in FAULTS:
-            raise KeyError(f"no fault named {name!r}; choose one of: {', '.join(FAULTS)}")
+        what = faults.fault(name).what
         number = list(FAULTS).index(name) + 1
-        return cls(f"fault: {name}", f"fault {number}, {name}: {FAULTS[name].what}", FAULT_QUESTIONS,
+        return cls(f"fault: {name}", f"fault {number}, {name}: {what}", FAULT_QUESTIONS,
                    answers_from=lambda run: fault_answers(run, name), file=file)
 
     def _on_pick(self, i, change):
