@@ -22,6 +22,11 @@ def test_every_layer_has_words_and_a_misspelt_one_is_named():
         layer_words("firewall")
 
 
+def test_a_misspelt_fault_is_named_with_the_faults_there_are():
+    with pytest.raises(KeyError, match="no fault named 'coder edits test'; choose one of: fizz-only coder"):
+        W.Predict.fault("coder edits test")
+
+
 def test_predict_before_reveal_after_records_and_locks(tmp_path):
     file = str(tmp_path / "p.json")
     p = W.Predict.fault("coder edits tests", file=file)
