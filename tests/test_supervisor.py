@@ -295,8 +295,20 @@ def test_an_emptied_plan_is_left_empty_when_no_plan_is_required():
     assert all(e["view"]["plan"] == "" for e in turns(result, "coder"))
 
 
+class ExplodingText(str):
+    """A str whose == raises: looks like file text, breaks any code that compares it."""
+
+    def __eq__(self, other):
+        raise RuntimeError("== exploded")
+
+    __hash__ = str.__hash__
+
+
 @pytest.mark.parametrize("tamper", [lambda repo, rnd: None, lambda repo, rnd: 1 / 0,
-                                    lambda repo, rnd: "not a repo"])
+                                    lambda repo, rnd: "not a repo",
+                                    lambda repo, rnd: {**repo, SRC_PATH: ExplodingText("x")},
+                                    lambda repo, rnd: {**repo, SRC_PATH: 42},
+                                    lambda repo, rnd: {**repo, 7: "x"}])
 def test_a_broken_fault_changes_nothing(tamper):
     result = supervise(max_rounds=4, tamper=tamper)
     assert result.status == "pass"
@@ -551,6 +563,13 @@ def test_a_single_check_not_in_a_list_gets_a_helpful_message():
 def test_a_repo_that_is_not_a_dict_gets_a_helpful_type_error():
     with pytest.raises(TypeError, match="repo"):
         supervise(repo="src/fizzbuzz.py")
+
+
+def test_a_repo_with_text_that_is_not_a_str_names_the_file():
+    with pytest.raises(TypeError, match="but 'src/fizzbuzz.py' holds int"):
+        supervise(repo={**initial_repo(), SRC_PATH: 42})
+    with pytest.raises(TypeError, match="but 'src/fizzbuzz.py' holds ExplodingText"):
+        supervise(repo={**initial_repo(), SRC_PATH: ExplodingText("x")})
 
 
 def test_a_policy_raising_keyboard_interrupt_stops_the_run():
