@@ -5,7 +5,8 @@ import time
 import pytest
 
 from agent_team.grading import check_run_team
-from agent_team.grading.core import Check, Report, call_learner, first_divergence, show
+from agent_team.clip import safe_repr
+from agent_team.grading.core import Check, Report, call_learner, first_divergence
 from agent_team.grading.run_team import NAMED, REQUIREMENTS
 from agent_team.protocol import SEED_EXAMPLE, run_team
 
@@ -381,4 +382,4 @@ def test_call_learner_never_raises():
 
 
 def test_show_is_short_and_safe():
-    assert show("x" * 1000, limit=20).endswith("…") and len(show("x" * 1000, limit=20)) == 20
+    assert safe_repr("x" * 1000, limit=20).endswith("…") and len(safe_repr("x" * 1000, limit=20)) == 20

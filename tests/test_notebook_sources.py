@@ -96,3 +96,15 @@ def test_the_check_sees_changed_tags_metadata_ids_and_sources(edit, words):
     edit(have)
     problems = tool._notebook_problems(have, tool.notebook(tool.parse(SMALL), solution=True))
     assert any(words in p for p in problems), problems
+
+
+def test_printed_output_split_by_the_kernel_is_stored_as_one():
+    def stream(name, text):
+        return {"output_type": "stream", "name": name, "text": text}
+    split = [stream("stdout", "Your run_team is not written yet."), stream("stdout", ["\n"]),
+             stream("stderr", "warning\n"), stream("stdout", "after\n"),
+             {"output_type": "execute_result", "data": {}}, stream("stdout", "last\n")]
+    assert tool.joined_streams(split) == [stream("stdout", "Your run_team is not written yet.\n"),
+                                          stream("stderr", "warning\n"), stream("stdout", "after\n"),
+                                          {"output_type": "execute_result", "data": {}},
+                                          stream("stdout", "last\n")]

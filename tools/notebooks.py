@@ -141,8 +141,24 @@ def build(selected=()):
                 node, {"metadata": {"path": str(path.parent)}})
             for cell in node.cells:  # keep diffs and nbval stable
                 cell.get("metadata", {}).pop("execution", None)
+                if "outputs" in cell:
+                    cell.outputs = joined_streams(cell.outputs)
             nbformat.write(node, str(path))
             print("built", path.relative_to(ROOT))
+
+
+def joined_streams(outputs):
+    """Consecutive printed outputs to the same stream as one, as JupyterLab shows them: the kernel
+    flushes print's text and its end separately at times, which would split a stored output by chance."""
+    joined = []
+    for out in outputs:
+        last = joined[-1] if joined else None
+        if last is not None and out.get("output_type") == last.get("output_type") == "stream" \
+                and out.get("name") == last.get("name"):
+            last["text"] = "".join(last["text"]) + "".join(out["text"])
+        else:
+            joined.append(out)
+    return joined
 
 
 # Metadata the build adds on execution (the kernel's language details, stored widget state):

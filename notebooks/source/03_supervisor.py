@@ -654,17 +654,17 @@ def run_team(task, planner, coder, reviewer, tester, max_rounds):
 # line for line.
 
 # %%
+from agent_team.clip import safe_repr
 from agent_team.grading import try_it
-from agent_team.grading.core import show
 
 tried = try_it(SEED_EXAMPLE.run, run_team, what="your run_team")
 if tried is not None:
     returned, my_script = tried
     show_calls(my_script)
     if isinstance(returned, tuple) and len(returned) == 2 and isinstance(returned[1], list):
-        print("returned", show(returned[0]), "with a log of", len(returned[1]), "entries")
+        print("returned", safe_repr(returned[0]), "with a log of", len(returned[1]), "entries")
     else:
-        print("returned", show(returned))
+        print("returned", safe_repr(returned))
 
 # %% [markdown]
 # Now the grader. It runs your function on the worked example, on named edge cases (zero rounds,

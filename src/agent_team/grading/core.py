@@ -27,15 +27,13 @@ from ..clip import safe_repr
 from ..limits import TimeUp, budget, call_limited, describe_error
 from ..render import report_html
 
-__all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "grading_run", "show",
+__all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "grading_run",
            "try_it"]
 
 CALL_SECONDS = 2.0    # one call to the learner's code
 TOTAL_SECONDS = 5.0   # all the learner's code one grading run calls (through call_learner)
 WALL_SECONDS = 15.0   # one whole grading run, the grader's own work included: the longest a learner waits
 
-
-show = safe_repr  # the graders' name for a short, safe repr of anything a learner's code produced
 
 
 @dataclass
@@ -283,7 +281,7 @@ def grading_run(grader=None, *, remember_hangs=True):
                 report = grader(*args, **kwargs)
             if isinstance(report, Report):
                 return report
-            problem = f"it returned {show(report)}"
+            problem = f"it returned {safe_repr(report)}"
         except TimeUp:
             problem = None
         except _Stopped:
@@ -323,7 +321,7 @@ def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
     never hangs, never raises (except the learner's own KeyboardInterrupt).
     """
     if not callable(fn):
-        print(f"{what[0].upper()}{what[1:]} is {show(fn, 60)}, not a function: run the cell that "
+        print(f"{what[0].upper()}{what[1:]} is {safe_repr(fn, 60)}, not a function: run the cell that "
               "defines it first.")
         return None
     try:  # the budget: a policy the supervisor calls for fn is not called again after one hang

@@ -43,7 +43,8 @@ from ..limits import describe_error
 from ..oracle import run_tests
 from ..roles import ROLES
 from ..supervisor import supervise
-from .core import Report, grading_run, show
+from ..clip import safe_repr
+from .core import Report, grading_run
 from .shapes import kind
 
 MAX_ROUNDS, MAX_SECONDS, MAX_ROWS, TOTAL_SECONDS = 12, 2.0, 16, 4.0
@@ -89,16 +90,16 @@ def actions(trace):
 def _rows_problem(rows):
     """What is wrong with the shape of EVAL, in words, or ''. Exact types before anything else."""
     if type(rows) is not list:
-        return f"EVAL is {kind(rows)}: {show(rows)}; it must be a list of (name, kwargs, expected_status) rows."
+        return f"EVAL is {kind(rows)}: {safe_repr(rows)}; it must be a list of (name, kwargs, expected_status) rows."
     for i, row in enumerate(rows, 1):
         if type(row) not in (tuple, list) or len(row) != 3:
-            return f"Row {i} is {show(row)}; each row is a tuple (name, kwargs, expected_status)."
+            return f"Row {i} is {safe_repr(row)}; each row is a tuple (name, kwargs, expected_status)."
         name, kwargs, expect = row
         if type(name) is not str:
-            return f"Row {i}'s name is {kind(name)}: {show(name)}; use a str."
+            return f"Row {i}'s name is {kind(name)}: {safe_repr(name)}; use a str."
         if type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
-            return (f"Row {name!r}: kwargs is {kind(kwargs)}, {show(kwargs)}; it must be a dict of keyword arguments "
-                    "for supervise(), with plain str keys.")
+            return (f"Row {name!r}: kwargs is {kind(kwargs)}, {safe_repr(kwargs)}; it must be a dict of "
+                    "keyword arguments for supervise(), with plain str keys.")
         unknown = [k for k in kwargs if k not in KEYWORDS]
         if unknown:
             return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}; it takes "
@@ -108,15 +109,15 @@ def _rows_problem(rows):
                                                      for k, v in kwargs["repo"].items())):
             return f"Row {name!r}: repo must be a dict of path -> file text (plain str), or None."
         if "max_rounds" in kwargs and type(kwargs["max_rounds"]) is not int:
-            return (f"Row {name!r}: max_rounds is {kind(kwargs['max_rounds'])}, {show(kwargs['max_rounds'])}; it "
+            return (f"Row {name!r}: max_rounds is {kind(kwargs['max_rounds'])}, {safe_repr(kwargs['max_rounds'])}; it "
                     "must be a whole number (a plain int).")
         if "seconds" in kwargs and type(kwargs["seconds"]) not in (int, float):
-            return (f"Row {name!r}: seconds is {kind(kwargs['seconds'])}, {show(kwargs['seconds'])}; it must be "
+            return (f"Row {name!r}: seconds is {kind(kwargs['seconds'])}, {safe_repr(kwargs['seconds'])}; it must be "
                     "a number of seconds (a plain int or float).")
         if "goal" in kwargs and type(kwargs["goal"]) is not str:
             return f"Row {name!r}: goal must be a str, not {kind(kwargs['goal'])}."
         if type(expect) is not str or expect not in STATUSES:
-            return (f"Row {name!r}: expected_status is {kind(expect)}, {show(expect)}; it must be the plain str "
+            return (f"Row {name!r}: expected_status is {kind(expect)}, {safe_repr(expect)}; it must be the plain str "
                     "'pass' or 'budget'.")
     return ""
 
@@ -236,7 +237,7 @@ def check_fault_eval(rows):
         report.fail("healthy rows", "No row runs the healthy team as " + " or ".join(missing) + " (a row counts "
                                     "as healthy when its run is the healthy team's, whatever its keys).")
     if len(faults) < 2:
-        report.fail("two faults", f"{len(faults)} row(s) inject a fault ({show(faults)}); every other row runs "
+        report.fail("two faults", f"{len(faults)} row(s) inject a fault ({safe_repr(faults)}); every other row runs "
                                   "exactly the healthy team's trace. A fault must change what happens: a policy "
                                   "that acts differently, or a tamper hook that changes the repo.")
     return report.finish()

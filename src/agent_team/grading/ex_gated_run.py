@@ -28,7 +28,8 @@ from ..faults import FAULTS, run_fault
 from ..gated import STEPS, gated
 from ..gated import run_outcomes as reference_outcomes
 from ..supervisor import supervise
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 
 __all__ = ["check_run_outcomes", "REQUIREMENTS"]
 
@@ -51,13 +52,13 @@ def grading_runs():
 def _outcome_shape(value):
     """What is wrong with the outcomes' shape, in words, or None. Exact types first (see shapes.py)."""
     if type(value) not in (list, tuple) or len(value) != len(STEPS):
-        return f"it returned {show(value)}; return a list of {len(STEPS)} outcomes, one per step."
+        return f"it returned {safe_repr(value)}; return a list of {len(STEPS)} outcomes, one per step."
     for i, (item, (step, _)) in enumerate(zip(value, STEPS)):
         if type(item) is not dict or not all(type(k) is str for k in item) \
                 or not all(type(item.get(k)) is str for k in ("step", "status", "risk")):
-            return f"outcome {i} is {show(item)}; each is a dict with 'step', 'status' and 'risk' (each a str)."
+            return f"outcome {i} is {safe_repr(item)}; each is a dict with 'step', 'status' and 'risk' (each a str)."
         if item["step"] != step:
-            return f"outcome {i} is for step {show(item['step'])}; the steps are, in order: " + \
+            return f"outcome {i} is for step {safe_repr(item['step'])}; the steps are, in order: " + \
                    ", ".join(s for s, _ in STEPS) + "."
     return None
 
@@ -89,12 +90,12 @@ def check_run_outcomes(fn):
             if (got["status"], got["risk"]) != (ref["status"], ref["risk"]):
                 why = f" ({ref['detail']})" if ref["detail"] else ""
                 report.fail(f"{ref['step']} step", f"On '{name}' your {ref['step']} step is "
-                            f"{show(got['status'])} with risk {show(got['risk'])}; it should be "
+                            f"{safe_repr(got['status'])} with risk {safe_repr(got['risk'])}; it should be "
                             f"{ref['status']!r}{why}, risk {ref['risk']!r}.")
         call_gate = call_learner(lambda: gated(run, [dict(o) for o in call.value]), what="the gate on your outcomes")
         expected = gated(run).status
         if not call_gate.ok or call_gate.value.status != expected:
             got_status = call_gate.value.status if call_gate.ok else call_gate.problem
-            report.fail("gated status", f"On '{name}' the gate on your outcomes gives {show(got_status)}; "
+            report.fail("gated status", f"On '{name}' the gate on your outcomes gives {safe_repr(got_status)}; "
                                         f"it should be {expected!r}.")
     return report.finish(ran=ran)

@@ -35,7 +35,8 @@ from ..faults import EXEC_SOURCE, coder_writing
 from ..policies import FULL_SOURCE
 from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
 from ..supervisor import supervise
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 from .shapes import kind
 
 WORDS = ("exec", "__import__")
@@ -119,20 +120,20 @@ def _rule_for(role, content):
 
 def _judge(role, path, content, value):
     """What is wrong with the rule's answer, in words, or ''. Exact types before anything else."""
-    case = f"For a {role} patch to {path!r} with content {show(content, 160)}"
+    case = f"For a {role} patch to {path!r} with content {safe_repr(content, 160)}"
     if _rule_for(role, content) in ("refuses exec", "refuses __import__"):
         word = "exec" if "exec" in content else "__import__"
         if type(value) is not str:
-            return (f"{case}, your rule returned {kind(value)}: {show(value)}. The content contains {word!r}, "
+            return (f"{case}, your rule returned {kind(value)}: {safe_repr(value)}. The content contains {word!r}, "
                     "so it must return a short reason, as a str.")
         if not value.strip() or len(value) > REASON_CAP:
-            return (f"{case}, your rule returned {show(value)}; a reason is a non-blank str of at most "
+            return (f"{case}, your rule returned {safe_repr(value)}; a reason is a non-blank str of at most "
                     f"{REASON_CAP} characters.")
         return ""
     if value is not None:
         why = ("it is not the coder's" if role != "coder"
                else "its content contains neither 'exec' nor '__import__' (case matters)")
-        return f"{case}, your rule returned {show(value)}; it must return None: {why}."
+        return f"{case}, your rule returned {safe_repr(value)}; it must return None: {why}."
     return ""
 
 
@@ -156,7 +157,7 @@ def check_hardening(rule):
                     hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
                          "in patch['content'] (a plain `in` test); return None for everything else.").declare_all(REQUIREMENTS)
     if not callable(rule):
-        report.fail("refuses exec", f"no_exec is {show(rule)}, not a function. Define it with `def`.")
+        report.fail("refuses exec", f"no_exec is {safe_repr(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     for role, path, content in PATCHES:
         check = _rule_for(role, content)

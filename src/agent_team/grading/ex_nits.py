@@ -39,7 +39,8 @@ import random
 from ..oracle import run_tests
 from ..policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, PLAN_TEXT, nits_reviewer, read_verdict
 from ..repo import GOAL, REVIEW_PATH, SRC_PATH, STUB_SOURCE, initial_repo
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 from .shapes import fresh, kind
 
 NITS_LIMIT = 3
@@ -71,19 +72,19 @@ def _named(green, reds):
     """(check the scenario is for, what, view); grouped in the order the checks are declared."""
     out = []
     for past in ([], [RC], [RC] * 5, [OK, RC, RC, RC]):
-        out.append(("green: approve", f"green tests after {show(past)}", view(green, past)))
+        out.append(("green: approve", f"green tests after {safe_repr(past)}", view(green, past)))
     out.append(("green: approve", "green tests with a two-line plan", view(green, [RC] * 2, plan="x\ny\n")))
     for red in reds:
         for past in ([], [RC], [RC] * 3, [RC] * 4):
-            out.append(("red: request_changes", f"red tests ({red['errors'][0][:40]}...) after {show(past)}",
+            out.append(("red: request_changes", f"red tests ({red['errors'][0][:40]}...) after {safe_repr(past)}",
                         view(red, past)))
     for k in range(0, 13):
         out.append(("escalate at the limit", f"red tests after {k} request_changes", view(reds[k % 4], [RC] * k)))
     for past in ([OK, RC, RC], [RC, RC, OK], [RC, OK, RC, OK, RC], [RC, RC, RC, OK], [OK] * 5,
                  [RC, OK, OK, OK, RC], [RC, RC, OK, OK, OK]):
-        out.append(("counts requests", f"red tests after {show(past)}", view(reds[0], past)))
+        out.append(("counts requests", f"red tests after {safe_repr(past)}", view(reds[0], past)))
     for past in ([], [RC] * 2, [OK, OK], [RC] * 3, [RC, OK, RC, RC]):
-        out.append(("no test report", f"no test report yet, after {show(past)}", view(None, past)))
+        out.append(("no test report", f"no test report yet, after {safe_repr(past)}", view(None, past)))
     return out
 
 
@@ -93,7 +94,8 @@ def _random(green, reds, count, seed=21):
     for i in range(count):
         past = [rng.choice((RC, RC, OK)) for _ in range(rng.randint(0, 12))]
         tests = rng.choice((green, None) + reds + reds)
-        out.append(("counts requests", f"random view {i + 1} (past_verdicts {show(past, 200)})", view(tests, past)))
+        out.append(("counts requests", f"random view {i + 1} (past_verdicts {safe_repr(past, 200)})",
+                    view(tests, past)))
     return out
 
 
@@ -120,13 +122,13 @@ def _read(out):
         if type(out.get(key)) is not want:
             return None, f"its {key!r} is {kind(out.get(key))}, not a {want.__name__}"
     if out["role"] != "reviewer":
-        return None, f"its role is {show(out['role'])}, not 'reviewer'"
+        return None, f"its role is {safe_repr(out['role'])}, not 'reviewer'"
     patches = out["patches"]
     if len(patches) != 1 or type(patches[0]) is not dict or not all(type(key) is str for key in patches[0]):
-        return None, f"its patches are {show(patches)}; a reviewer writes exactly one patch"
+        return None, f"its patches are {safe_repr(patches)}; a reviewer writes exactly one patch"
     patch = patches[0]
     if type(patch.get("path")) is not str or patch["path"] != REVIEW_PATH or type(patch.get("content")) is not str:
-        return None, f"its patch is {show(patch)}; it must write a string to {REVIEW_PATH}"
+        return None, f"its patch is {safe_repr(patch)}; it must write a string to {REVIEW_PATH}"
     verdict, problem = read_verdict(patch["content"])
     if problem:
         return None, problem
@@ -145,18 +147,18 @@ def _diagnose(view_, got, want):
             return "green: approve", "the message was 'escalate'; on green tests there is nothing to escalate"
         return None
     if tests is None and (verdict != RC or notes != NO_REPORT or (asked < NITS_LIMIT and message != NO_REPORT)):
-        return "no test report", (f"with no test report yet it gave {verdict!r}, notes {show(notes)}, message "
-                                  f"{show(message)}; no report counts as red: request_changes, notes and "
+        return "no test report", (f"with no test report yet it gave {verdict!r}, notes {safe_repr(notes)}, message "
+                                  f"{safe_repr(message)}; no report counts as red: request_changes, notes and "
                                   f"message {NO_REPORT!r}")
     if verdict != RC:
         return "red: request_changes", f"the verdict was {verdict!r}; on red tests it is 'request_changes'"
     if notes != want[1]:
-        return "notes", f"the notes were {show(notes)}; they should be the first test error, {show(want[1])}"
+        return "notes", f"the notes were {safe_repr(notes)}; they should be the first test error, {safe_repr(want[1])}"
     escalate = asked >= NITS_LIMIT
     if not escalate and message not in (notes, "escalate"):
-        return "message", f"the message was {show(message)}; below the limit it is the first test error too"
+        return "message", f"the message was {safe_repr(message)}; below the limit it is the first test error too"
     if (message == "escalate") != escalate:
-        said = "escalated" if message == "escalate" else f"said {show(message)}"
+        said = "escalated" if message == "escalate" else f"said {safe_repr(message)}"
         # With approvals in the list a wrong answer is a counting mistake; without, a wrong limit.
         rule = "counts requests" if OK in view_["past_verdicts"] else "escalate at the limit"
         return rule, (f"it {said}, but past_verdicts holds {asked} request_changes (approvals do not count): "
@@ -173,7 +175,7 @@ def check_nits_reviewer(fn):
                          "message; count 'request_changes' in view['past_verdicts'] and, once it is 3 or more, "
                          "make the message 'escalate'.").declare_all(REQUIREMENTS)
     if not callable(fn):
-        report.fail("output schema", f"nits_reviewer is {show(fn)}, not a function. Define it with `def`.")
+        report.fail("output schema", f"nits_reviewer is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     for check, what, view_ in scenarios():
         call = call_learner(fn, GOAL, fresh(view_), what="your reviewer")

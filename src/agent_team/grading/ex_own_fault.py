@@ -26,7 +26,8 @@ import copy
 from .. import faults
 from ..faults import FAULTS
 from ..supervisor import supervise
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 from .ex_fault_eval import KEYWORDS, actions
 from .shapes import kind
 
@@ -54,7 +55,7 @@ REQUIREMENTS = (
 def _shape(fault):
     """What is wrong with MY_FAULT's shape, in words, or None. Exact types first (see shapes.py)."""
     if type(fault) is not dict or not all(type(k) is str for k in fault) or set(fault) != set(FAULT_KEYS):
-        return f"MY_FAULT is {show(fault)}; make it a dict with exactly the keys {', '.join(FAULT_KEYS)}."
+        return f"MY_FAULT is {safe_repr(fault)}; make it a dict with exactly the keys {', '.join(FAULT_KEYS)}."
     if type(fault["name"]) is not str or not fault["name"].strip():
         return "'name' must be a short description, like 'coder writes an empty file'."
     kwargs = fault["kwargs"]
@@ -64,7 +65,7 @@ def _shape(fault):
     if unknown:
         return f"'kwargs' has {', '.join(map(repr, unknown))}; supervise takes {', '.join(SUPERVISE_KEYS)}."
     if type(fault["expect"]) is not str or fault["expect"] not in ("pass", "budget"):
-        return f"'expect' is {kind(fault['expect'])}, {show(fault['expect'])}; write 'pass' or 'budget'."
+        return f"'expect' is {kind(fault['expect'])}, {safe_repr(fault['expect'])}; write 'pass' or 'budget'."
     if not callable(fault["evidence"]):
         return "'evidence' must be a function run -> a string (the evidence) or None."
     return None
@@ -76,7 +77,7 @@ def _evidence(report, fault, run, which):
         report.fail("evidence found", f"On the {which} run: {call.problem}")
         return None
     if call.value is not None and type(call.value) is not str:
-        report.fail("evidence found", f"On the {which} run it returned {show(call.value)}; return a str or None.")
+        report.fail("evidence found", f"On the {which} run it returned {safe_repr(call.value)}; return a str or None.")
         return None
     return call.value or None
 

@@ -37,7 +37,8 @@ import random
 
 from ..oracle import CASES
 from ..repo import SRC_PATH, initial_repo
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 from .shapes import kind, str_list
 
 REQUIREMENTS = (
@@ -192,7 +193,7 @@ class _Grading:
             return None
         got = call.value
         if type(got) is not dict or not all(type(key) is str for key in got):  # str keys: lookups run no code
-            report.fail("report shape", f"On {what}, run_tests returned {kind(got)}: {show(got)}; it must "
+            report.fail("report shape", f"On {what}, run_tests returned {kind(got)}: {safe_repr(got)}; it must "
                                         "return a dict with ok, passed, failed and errors.")
             return None
         for key, want, ok in (("ok", "a bool (True or False)", lambda v: type(v) is bool),
@@ -200,10 +201,10 @@ class _Grading:
                               ("failed", "an int", lambda v: type(v) is int),
                               ("errors", "a list of str", str_list)):
             if key not in got or not ok(got[key]):
-                shown = f"{kind(got[key])}: {show(got[key])}" if key in got else "missing"
+                shown = f"{kind(got[key])}: {safe_repr(got[key])}" if key in got else "missing"
                 if key == "errors" and key in got and type(got[key]) is list:
                     odd = next(item for item in got[key] if type(item) is not str)
-                    shown = f"a list holding {kind(odd)}: {show(odd)}"
+                    shown = f"a list holding {kind(odd)}: {safe_repr(odd)}"
                 report.fail("report shape", f"On {what}, {key!r} is {shown}; it must be {want}.")
                 return None
         return got
@@ -224,7 +225,7 @@ class _Grading:
                  "source into a new dict.")
         elif (helper["passed"], helper["failed"]) != (correct["passed"], correct["failed"]):
             fail(f"A correct fizzbuzz scored {correct['passed']} of 4, but only {helper['passed']} of 4 "
-                 f"when it calls a helper defined next to it ({show(helper['errors'])}): exec the source "
+                 f"when it calls a helper defined next to it ({safe_repr(helper['errors'])}): exec the source "
                  "into one dict, used as its globals, so that its functions find each other.")
 
     def compare(self, what, text, got):
@@ -238,7 +239,7 @@ class _Grading:
             fail("ok", f"On {what}: ok={got['ok']} with passed={counts[0]}, failed={counts[1]}; ok is "
                        "True exactly when all four cases passed.")
         elif want["ok"] and got["errors"]:
-            fail("errors explain", f"On {what}: every case passed, but errors is {show(got['errors'])}; "
+            fail("errors explain", f"On {what}: every case passed, but errors is {safe_repr(got['errors'])}; "
                                    "a clean run has no messages.")
         elif not want["ok"] and not got["errors"]:
             fail("errors explain", f"On {what}: {counts[1]} failed, but errors is empty; every failure "
@@ -250,7 +251,7 @@ class _Grading:
                 if name not in joined and not (message and message in joined):
                     where = "while loading" if at_load else "on a case"
                     fail("errors explain", f"On {what}: it raised {name}({message!r}) {where}, but no "
-                                           f"message names it: {show(got['errors'], 300)}.\n{text}")
+                                           f"message names it: {safe_repr(got['errors'], 300)}.\n{text}")
                     return
 
 
@@ -261,7 +262,7 @@ def check_run_tests(fn):
                     hint="exec the source into a new dict, take fizzbuzz out of it, and wrap the loading and "
                          "every case in try/except Exception, so that a crash counts as a failed case.").declare_all(REQUIREMENTS)
     if not callable(fn):
-        report.fail("never raises", f"run_tests is {show(fn)}, not a function. Define it with `def`.")
+        report.fail("never raises", f"run_tests is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     grading = _Grading(report, fn)
     grading.fresh_dict()

@@ -40,7 +40,8 @@ import random
 
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from .core import Report, call_learner, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, grading_run
 from .shapes import fresh
 
 __all__ = ["check_gate", "expected_gate", "gate_cases"]
@@ -187,20 +188,20 @@ def _read(value):
     """The three fields of what a gate returned, or a problem in words. Exact types only, so a
     value whose ``==``, ``len`` or lookup runs learner code is a wrong shape, never a crash."""
     if type(value) is not dict:
-        return None, f"it returned {show(value)}; return a dict with 'passed', 'action' and 'step'."
+        return None, f"it returned {safe_repr(value)}; return a dict with 'passed', 'action' and 'step'."
     try:
         got = {key: value.get(key, KeyError) for key in ("passed", "action", "step")}
     except Exception:  # noqa: BLE001 -- a key whose __eq__ raises
         return None, "it returned a dict whose keys cannot be compared; use the str keys 'passed', 'action', 'step'."
     missing = [key for key, v in got.items() if v is KeyError]
     if missing:
-        return None, f"it returned {show(value)}, with no {', '.join(map(repr, missing))}."
+        return None, f"it returned {safe_repr(value)}, with no {', '.join(map(repr, missing))}."
     if type(got["passed"]) is not bool:
-        return None, f"'passed' is {show(got['passed'])}; it must be True or False."
+        return None, f"'passed' is {safe_repr(got['passed'])}; it must be True or False."
     if got["action"] is not None and (type(got["action"]) is not str or got["action"] not in ACTIONS):
-        return None, f"'action' is {show(got['action'])}; use None or one of {', '.join(map(repr, ACTIONS))}."
+        return None, f"'action' is {safe_repr(got['action'])}; use None or one of {', '.join(map(repr, ACTIONS))}."
     if got["step"] is not None and type(got["step"]) not in (str, int):
-        return None, f"'step' is {show(got['step'])}; use None or the step id from the outcomes."
+        return None, f"'step' is {safe_repr(got['step'])}; use None or the step id from the outcomes."
     return got, ""
 
 
@@ -252,7 +253,7 @@ def check_gate(fn):
         if not call.ok:
             rule = check_name or _diagnose(outcomes, want, None)
             report.fail(rule, f"On {name} {_describe(outcomes)}: {call.problem} It should return "
-                              f"{show(want)}: {WHY[rule]}.")
+                              f"{safe_repr(want)}: {WHY[rule]}.")
             continue
         got, problem = _read(call.value)
         report.tried("shape")
@@ -261,8 +262,8 @@ def check_gate(fn):
             continue
         rule = _rule(check_name, outcomes, want, got)
         if not _same(got, want):
-            report.fail(rule, f"On {name} {_describe(outcomes)} your gate returned {show(got)}, but it "
-                              f"should be {show(want)}: {WHY[rule]}.")
+            report.fail(rule, f"On {name} {_describe(outcomes)} your gate returned {safe_repr(got)}, but it "
+                              f"should be {safe_repr(want)}: {WHY[rule]}.")
         if check_name:
             report.tried(check_name)
     return report.finish(ran=False)

@@ -33,7 +33,8 @@ tests/test_grading_run_team.py); mutation testing of the reference
 
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
-from .core import Report, call_learner, first_divergence, grading_run, show
+from ..clip import safe_repr
+from .core import Report, call_learner, first_divergence, grading_run
 
 RANDOM = 200
 
@@ -72,7 +73,7 @@ class _Foreign:
     It equals nothing, so comparing calls never runs the learner's ``__eq__``."""
 
     def __init__(self, value):
-        self.text = show(value, 40)
+        self.text = safe_repr(value, 40)
 
     def __repr__(self):
         return self.text
@@ -87,12 +88,12 @@ def _line(call):
     if call == _END:
         return "(return)"
     role, args, reply = call
-    return f"{role}({', '.join(show(a, 40) for a in args)}) -> {show(reply, 40)}"
+    return f"{role}({', '.join(safe_repr(a, 40) for a in args)}) -> {safe_repr(reply, 40)}"
 
 
 def _doing(call):
     """What the learner's team did at a call, in words."""
-    return "returned" if call == _END else f"called {call[0]}({', '.join(show(a, 40) for a in call[1])})"
+    return "returned" if call == _END else f"called {call[0]}({', '.join(safe_repr(a, 40) for a in call[1])})"
 
 
 def _state(prefix):
@@ -159,7 +160,7 @@ def _judge(scenario, ours, theirs):
                                            "ends without a test; the next round starts with the coder.")
     if want[0] == "reviewer" or got[0] == "reviewer":
         return "review every round", (f"In {where}: your team {_doing(got)}; the reviewer reads the code "
-                                      f"the coder just wrote ({show(code, 40)}) once every round, even "
+                                      f"the coder just wrote ({safe_repr(code, 40)}) once every round, even "
                                       "when it is empty or the same as before. Call reviewer(code) right "
                                       "after each call to the coder.")
     if want[0] == "tester":
@@ -174,8 +175,8 @@ def _judge(scenario, ours, theirs):
     if got[1][:2] != want[1][:2]:
         return "feedback", (f"In {scenario.name}, round {rounds + 1}: your team {_doing(got)}; the coder "
                             f"gets three arguments, coder(task, plan, feedback): "
-                            f"coder({', '.join(show(a, 40) for a in want[1])}).")
-    return "feedback", (f"In {scenario.name}, round {rounds + 1}: the coder got feedback {show(got[1][2])}, "
+                            f"coder({', '.join(safe_repr(a, 40) for a in want[1])}).")
+    return "feedback", (f"In {scenario.name}, round {rounds + 1}: the coder got feedback {safe_repr(got[1][2])}, "
                         f"but {_why_feedback(last, want[1][2])}. Pass the latest feedback to the coder.")
 
 
@@ -186,14 +187,14 @@ def _shape(value):
     (a subclass, a proxy) is a wrong shape, never something the grader trips over.
     """
     if type(value) not in (tuple, list) or len(value) != 2:
-        return None, f"run_team returned {show(value)}; return a pair (code, log)."
+        return None, f"run_team returned {safe_repr(value)}; return a pair (code, log)."
     code, log = value
     if code is not None and type(code) is not str:
-        return None, f"the code returned is {show(code)}; it should be the coder's str, or None."
+        return None, f"the code returned is {safe_repr(code)}; it should be the coder's str, or None."
     if type(log) is not list or not all(type(e) in (tuple, list) and len(e) == 2 for e in log):
-        return None, f"the log is {show(log)}; it should be a list of (role, output) pairs."
+        return None, f"the log is {safe_repr(log)}; it should be a list of (role, output) pairs."
     if not all(type(r) is str and type(o) is str for r, o in log):
-        return None, (f"the log is {show(log)}; each entry is (role, output), a role name and what "
+        return None, (f"the log is {safe_repr(log)}; each entry is (role, output), a role name and what "
                       "that agent said (both str).")
     return (code, [tuple(e) for e in log]), ""
 
@@ -224,12 +225,12 @@ def _compare(report, scenario, value, calls):
     if code != expected[0]:
         why = ("the tester passed it" if expected[0] is not None else
                "the rounds ran out without a test result starting with 'PASS'")
-        report.fail("result", f"In {scenario.name}: run_team returned code {show(code)}; it should return "
-                              f"{show(expected[0])}, because {why}.")
+        report.fail("result", f"In {scenario.name}: run_team returned code {safe_repr(code)}; it should return "
+                              f"{safe_repr(expected[0])}, because {why}.")
     if log != expected[1]:
         report.fail("log", f"In {scenario.name}: the log is not the (role, output) pairs in speaking order.",
-                    first_divergence(scenario.name, [f"{r}: {show(o)}" for r, o in expected[1]],
-                                     [f"{r}: {show(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
+                    first_divergence(scenario.name, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
+                                     [f"{r}: {safe_repr(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
 
 
 @grading_run
@@ -237,7 +238,7 @@ def check_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
     report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1").declare_all(REQUIREMENTS)
     if not callable(fn):
-        report.fail("returns", f"run_team is {show(fn)}, not a function. Define it with `def`.")
+        report.fail("returns", f"run_team is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     for scenario in NAMED + tuple(random_scenarios(RANDOM)):  # grading_run caps their total time
         script = scenario.script()
