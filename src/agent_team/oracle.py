@@ -6,7 +6,7 @@ make the oracle refuse a source (so the course can show a learner why).
 
 Design -- a coder must not be able to fool it, hang it or escape it:
 
-1. Static checks (:mod:`agent_team.sandbox.check`). The source is capped at
+1. Static checks (:mod:`agent_team.sandbox.rules`). The source is capped at
    20,000 characters and 100 open brackets, parsed with every parser error
    caught, and its syntax tree (at most 80 levels deep) is checked against an
    allowlist of node types: no import, class, with, async, yield, global,

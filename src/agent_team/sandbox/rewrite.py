@@ -5,7 +5,7 @@ iterables go through ``__o_iter``; calls through ``__o_call``; binary and
 augmented operators through ``__o_binop``/``__o_aug``; f-string values
 through ``__o_fmt``; slices, starred displays and the operands of comparisons
 through ``__o_charged``; and
-every ``except``/``finally`` body starts with ``__o_check()``. The learner's
+every ``except``/``finally`` body starts with ``__o_reraise()``. The learner's
 own names can never start with ``_``, so these helpers cannot be touched.
 """
 
@@ -33,13 +33,13 @@ class Instrument(ast.NodeTransformer):
 
     def visit_ExceptHandler(self, node):
         self.generic_visit(node)
-        node.body.insert(0, ast.Expr(self.helper("check")))
+        node.body.insert(0, ast.Expr(self.helper("reraise")))
         return node
 
     def visit_Try(self, node):
         self.generic_visit(node)
         if node.finalbody:
-            node.finalbody.insert(0, ast.Expr(self.helper("check")))
+            node.finalbody.insert(0, ast.Expr(self.helper("reraise")))
         return node
 
     def visit_Lambda(self, node):
@@ -73,7 +73,7 @@ class Instrument(ast.NodeTransformer):
         # a[i] op= v  ->  t1 = a; t2 = i; t1[t2] = aug(op, t1[t2], v): a and i evaluated once
         self.temps += 2
         box, key = f"__o_t{self.temps - 1}", f"__o_t{self.temps}"
-        index = target.slice   # never a Slice: check.py refuses slice stores
+        index = target.slice   # never a Slice: rules.py refuses slice stores
         load = ast.Subscript(value=ast.Name(id=box, ctx=ast.Load()), slice=ast.Name(id=key, ctx=ast.Load()),
                              ctx=ast.Load())
         store = ast.Subscript(value=ast.Name(id=box, ctx=ast.Load()), slice=ast.Name(id=key, ctx=ast.Load()),
@@ -86,7 +86,7 @@ class Instrument(ast.NodeTransformer):
     def visit_JoinedStr(self, node):
         values = [v for v in node.values if isinstance(v, ast.FormattedValue)]
         cap = MAX_TEXT // max(1, len(values))   # the values share one f-string's allowance
-        for value in values:   # format specs stay as they are: plain text, checked by check.py
+        for value in values:   # format specs stay as they are: plain text, checked by rules.py
             value.value = self.helper("fmt", self.visit(value.value), ast.Constant(value=cap),
                                       ast.Constant(value=value.conversion))
         return ast.copy_location(self.helper("charged", node), node)

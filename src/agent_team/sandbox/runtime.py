@@ -1,10 +1,10 @@
 """The budget of the oracle's sandbox and the helpers that instrumented code calls.
 
-:func:`agent_team.sandbox.check.prepare` rewrites the learner's code so that loop
+:func:`agent_team.sandbox.rules.prepare` rewrites the learner's code so that loop
 bodies, function bodies, lambdas and comprehension items call ``tick``; every
 call goes through :meth:`Runtime.call`, every binary operator through
 :meth:`Runtime.binop`, every f-string value through :meth:`Runtime.fmt`; and
-every ``except`` or ``finally`` body starts with :meth:`Runtime.check`, which
+every ``except`` or ``finally`` body starts with :meth:`Runtime.reraise`, which
 re-raises a pending :class:`Stop`. One Runtime serves one run; :meth:`rearm`
 gives each phase (loading the module, then each case) a fresh budget.
 
@@ -71,7 +71,7 @@ class Runtime(Guards):
         self.stop = Stop(kind, message)
         raise self.stop
 
-    def check(self):
+    def reraise(self):
         """First statement of every except/finally body: a stop cannot be swallowed."""
         if self.stop is not None:
             raise self.stop
@@ -151,6 +151,6 @@ class Runtime(Guards):
         safe = {name: getattr(builtins, name) for name in BUILTIN_NAMES}
         safe["print"] = print
         return {"__builtins__": safe, "__name__": "fizzbuzz", "__o_tick": self.tick,
-                "__o_check": self.check, "__o_call": self.call, "__o_binop": self.binop,
+                "__o_reraise": self.reraise, "__o_call": self.call, "__o_binop": self.binop,
                 "__o_aug": self.aug, "__o_iter": self.iterate, "__o_fmt": self.fmt,
                 "__o_charged": self.charged}
