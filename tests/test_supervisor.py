@@ -458,7 +458,7 @@ def test_deeply_nested_garbage_does_not_crash_the_supervisor(where):
     assert result.status == "budget" and turns(result, "coder")[0]["error"]
 
 
-# --- checks (hardening rules) -------------------------------------------------------------------
+# --- rules (hardening rules) -------------------------------------------------------------------
 
 def no_exec(role, patch):
     if "exec" in patch["content"] or "__import__" in patch["content"]:
@@ -468,11 +468,11 @@ def no_exec(role, patch):
 
 def test_a_check_refuses_a_coder_patch_containing_exec():
     sneaky = FULL_SOURCE + "exec('')\n"
-    result = supervise(max_rounds=2, coder=coder_writing(sneaky), checks=[no_exec])
+    result = supervise(max_rounds=2, coder=coder_writing(sneaky), rules=[no_exec])
     assert result.status == "budget"
     for event in turns(result, "coder"):
         assert event["applied"] is False
-        assert "the check no_exec refused it: no exec or __import__" in event["error"]
+        assert "the rule no_exec refused it: no exec or __import__" in event["error"]
     assert result.repo[SRC_PATH] == STUB_SOURCE
     assert len(oracle_runs(result)) == 2
 
@@ -482,7 +482,7 @@ def test_a_check_lets_clean_patches_through():
 
     def spy(role, patch):
         seen.append((role, patch["path"]))
-    result = supervise(max_rounds=4, checks=[spy])
+    result = supervise(max_rounds=4, rules=[spy])
     assert result.status == "pass"
     assert ("planner", PLAN_PATH) in seen and ("coder", SRC_PATH) in seen and ("reviewer", REVIEW_PATH) in seen
 
@@ -490,10 +490,10 @@ def test_a_check_lets_clean_patches_through():
 def test_a_check_that_raises_fails_closed():
     def broken(role, patch):
         raise KeyError("oops")
-    result = supervise(max_rounds=2, checks=[broken])
+    result = supervise(max_rounds=2, rules=[broken])
     assert result.status == "budget"
     for event in turns(result, "coder"):
-        assert event["applied"] is False and "the check broken failed (KeyError" in event["error"]
+        assert event["applied"] is False and "the rule broken failed (KeyError" in event["error"]
 
 
 def test_a_check_that_loops_fails_closed():
@@ -501,23 +501,23 @@ def test_a_check_that_loops_fails_closed():
         while True:
             pass
             pass
-    result = supervise(max_rounds=1, checks=[slow], seconds=FAST)
-    assert "the check slow failed" in turns(result, "coder")[0]["error"]
+    result = supervise(max_rounds=1, rules=[slow], seconds=FAST)
+    assert "the rule slow failed" in turns(result, "coder")[0]["error"]
 
 
 def test_a_check_cannot_change_the_patch():
     def meddler(role, patch):
         patch["content"] = "meddled"
-    result = supervise(max_rounds=4, checks=[meddler])
+    result = supervise(max_rounds=4, rules=[meddler])
     assert result.status == "pass" and result.repo[SRC_PATH] == FULL_SOURCE
 
 
-def test_checks_run_only_on_turns_the_allowlist_accepted():
+def test_rules_run_only_on_turns_the_allowlist_accepted():
     calls = []
 
     def counter(role, patch):
         calls.append(role)
-    supervise(max_rounds=1, coder=wrong_role, checks=[counter])
+    supervise(max_rounds=1, coder=wrong_role, rules=[counter])
     assert "coder" not in calls
 
 
@@ -535,9 +535,9 @@ def test_a_non_callable_policy_raises_type_error(role):
         supervise(**{role: "gpt-4"})
 
 
-def test_non_callable_checks_and_tamper_raise_type_error():
-    with pytest.raises(TypeError, match="checks must be functions"):
-        supervise(checks=["no exec"])
+def test_non_callable_rules_and_tamper_raise_type_error():
+    with pytest.raises(TypeError, match="rules must be functions"):
+        supervise(rules=["no exec"])
     with pytest.raises(TypeError, match="tamper must be a function"):
         supervise(tamper="empty PLAN.md")
 
@@ -556,8 +556,8 @@ def test_a_review_equal_to_the_initial_file_is_still_read():
 
 
 def test_a_single_check_not_in_a_list_gets_a_helpful_message():
-    with pytest.raises(TypeError, match="checks must be"):
-        supervise(checks=no_exec)
+    with pytest.raises(TypeError, match="rules must be"):
+        supervise(rules=no_exec)
 
 
 def test_a_repo_that_is_not_a_dict_gets_a_helpful_type_error():
@@ -592,8 +592,8 @@ def test_refusals_say_which_rule_refused_them():
 
     assert turns(supervise(max_rounds=1, coder=stray), "coder")[0]["refused_by"] == "path"
     assert turns(supervise(max_rounds=1, coder=greedy), "coder")[0]["refused_by"] == "allowlist"
-    event = turns(supervise(max_rounds=1, checks=[no_exec]), "coder")[0]
-    assert (event["failure"], event["refused_by"], event["rule"]) == ("refused", "check", "no_exec")
+    event = turns(supervise(max_rounds=1, rules=[no_exec]), "coder")[0]
+    assert (event["failure"], event["refused_by"], event["rule"]) == ("refused", "hardening", "no_exec")
     landed = turns(supervise(max_rounds=1), "coder")[0]
     assert landed["applied"] and landed["failure"] is None and "refused_by" not in landed
 

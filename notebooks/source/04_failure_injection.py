@@ -640,7 +640,7 @@ Hints("4.1")
 # *hardening rule* refuses such a turn before it lands. Write `no_exec(role, patch)`: return a short
 # reason (a string) when the role is the coder and the patch's content contains `exec` or
 # `__import__`; return `None` otherwise. The supervisor applies it after the allowlist, through
-# `supervise(..., checks=[no_exec])`.
+# `supervise(..., rules=[no_exec])`.
 #
 # Every sentence is a check of the grader; where the sentence leaves room, the right column says
 # what we decided:
@@ -651,7 +651,7 @@ Hints("4.1")
 # | `refuses __import__` | the same for `__import__` |
 # | `allows the rest` | any other coder patch gets exactly `None` (not `False`, not `""`): `import math`, `eval`, `EXEC` are not this rule's business |
 # | `other roles` | it is judged by the **role**, not the path: the grader also calls your rule directly, and a planner, reviewer or tester patch gets `None` whatever it contains or wherever it writes |
-# | `in the supervisor` | with `checks=[no_exec]` the healthy team still passes, and fault 6's coder turn is refused before it lands |
+# | `in the supervisor` | with `rules=[no_exec]` the healthy team still passes, and fault 6's coder turn is refused before it lands |
 
 # %% tags=["exercise"]
 def no_exec(role, patch):
@@ -685,14 +685,14 @@ Hints("4.2")
 # %%
 from agent_team.grading import try_it
 
-hardened = try_it(run_fault, "coder uses __import__", checks=[no_exec], what="fault 6 with your no_exec",
+hardened = try_it(run_fault, "coder uses __import__", rules=[no_exec], what="fault 6 with your no_exec",
                   seconds=5)
 if hardened is not None:
     reasons = refusals(hardened, "coder")
     print(reasons[0] if reasons else "your rule refused no coder turn: the __import__ code landed again "
           "(look at what no_exec returns for role 'coder' and this content)")
     print("the source at the end is the stub:", hardened.repo[SRC_PATH] == STUB_SOURCE)
-    ruled = try_it(supervise, max_rounds=4, checks=[no_exec], what="the healthy team with your no_exec",
+    ruled = try_it(supervise, max_rounds=4, rules=[no_exec], what="the healthy team with your no_exec",
                    seconds=5)
     if ruled is not None:  # not `healthy`: that name is the baseline run the cells above compare with
         print("the healthy team with the rule:", ruled.status)

@@ -79,7 +79,7 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 #
 # * `"name"`: the fault in a few words;
 # * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
-#   `reviewer`, `tamper`, `checks`, `max_rounds`), using **a policy or hook you write**, not one
+#   `reviewer`, `tamper`, `rules`, `max_rounds`), using **a policy or hook you write**, not one
 #   of part 4's thirteen;
 # * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
 # * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds

@@ -39,7 +39,7 @@ from .views import last_tests
 
 __all__ = ["RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
 
-SETTINGS = ("max_rounds", "repo", "checks", "require_plan", "tamper", "seconds")
+SETTINGS = ("max_rounds", "repo", "rules", "require_plan", "tamper", "seconds")
 
 # Who speaks when, read from the roles table (roles.py): before the first round (and again when
 # their file is empty), in every round before the tests, and in every round after the tests.
@@ -73,7 +73,7 @@ class RunResult:
         return last_tests(self.trace)
 
 
-def _check_args(max_rounds, policies, checks, tamper, repo, seconds):
+def _check_args(max_rounds, policies, rules, tamper, repo, seconds):
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
         raise ValueError(f"max_rounds must be a whole number >= 0 (coder turns), not {max_rounds!r}")
     if repo is not None and not _is_repo(repo):
@@ -88,8 +88,8 @@ def _check_args(max_rounds, policies, checks, tamper, repo, seconds):
         if not callable(policy):
             raise TypeError(f"{name} must be a function (goal, view) -> output, not {type(policy).__name__}; "
                             f"pass None to use the course's fake {name}")
-    if not all(callable(c) for c in checks):
-        raise TypeError("checks must be functions (role, patch) -> None or a reason to refuse the patch")
+    if not all(callable(r) for r in rules):
+        raise TypeError("rules must be functions (role, patch) -> None or a reason to refuse the patch")
     if tamper is not None and not callable(tamper):
         raise TypeError("tamper must be a function (repo, round) -> repo, or None")
 
@@ -135,26 +135,27 @@ class _Run(RunState):
             if empty:
                 self.turn(name, rnd)["decision"] = f"{empty[0]} was empty, so the {name} went again"
 
-def supervise(goal=GOAL, *, max_rounds=4, repo=None, checks=(), require_plan=True, tamper=None,
+def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True, tamper=None,
               seconds=2.0, **policies):
     """Run the team under the state machine above and return a :class:`RunResult`.
 
     Each role of the table in roles.py is a keyword, ``planner=``, ``coder=``,
     ``reviewer=``: a policy ``(goal, view) -> output``, or None for the course's
-    fake (an optional role does not play unless given one). ``checks`` are extra rules ``(role, patch) -> None | reason`` applied
-    after the allowlist (a refused patch refuses the whole turn).
+    fake (an optional role does not play unless given one). ``rules`` are
+    hardening rules ``(role, patch) -> None | reason`` applied after the
+    allowlist (a refused patch refuses the whole turn).
     ``require_plan``: if the planner's file is empty before a coder turn, the
     planner goes again first. ``tamper(repo, round) -> repo`` simulates a fault
     outside the roles (for failure injection only). Misuse raises at once;
     nothing a policy does can make it raise.
     """
     team = _team(policies)
-    if callable(checks) or isinstance(checks, (str, bytes, dict)):
-        raise TypeError("checks must be a list of functions (role, patch) -> None or a reason: "
-                        "write checks=[my_rule], not checks=my_rule")
-    checks = tuple(checks)
-    _check_args(max_rounds, team, checks, tamper, repo, seconds)
-    run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, checks, seconds)
+    if callable(rules) or isinstance(rules, (str, bytes, dict)):
+        raise TypeError("rules must be a list of functions (role, patch) -> None or a reason: "
+                        "write rules=[my_rule], not rules=my_rule")
+    rules = tuple(rules)
+    _check_args(max_rounds, team, rules, tamper, repo, seconds)
+    run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
     run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.turns(PLANNERS, 0, then=role(CODERS[0]).state)

@@ -21,7 +21,7 @@ __all__ = ["FAILURES", "RunState", "changes"]
 # Why a turn did not land, as the trace's ``failure`` field records it (None when it landed):
 # the policy ran out of time (``seconds`` then holds its limit), raised, returned something
 # that is not an output, or its patches were refused. ``refused_by`` then says by what: one of
-# the repo's RULES ("shape", "path", "allowlist", "size") or "check", a hardening rule whose
+# the repo's RULES ("shape", "path", "allowlist", "size") or "hardening", a hardening rule whose
 # name is in ``rule``. Read these fields, not the ``error`` text, which is for people.
 FAILURES = ("timeout", "error", "bad output", "refused")
 
@@ -35,9 +35,9 @@ def changes(before, after):
 class RunState:
     """What the turns of one run share: the goal, the repo, the team, the rules, the trace."""
 
-    def __init__(self, goal, repo, policies, checks, seconds):
+    def __init__(self, goal, repo, policies, rules, seconds):
         self.goal, self.repo, self.policies = goal, repo, policies
-        self.checks, self.seconds = checks, seconds
+        self.rules, self.seconds = rules, seconds
         self.trace = []
 
     def log(self, **event):
@@ -45,15 +45,16 @@ class RunState:
         return event
 
     def _refusal(self, name, patches):
-        """``(rule name, reason)`` for the first extra check (a hardening rule) that refuses a patch."""
-        for check in self.checks:
+        """``(rule name, reason)`` for the first hardening rule that refuses a patch."""
+        for fn in self.rules:
             for patch in patches:
-                out = call_limited(check, name, copy.deepcopy(patch), seconds=self.seconds)
-                rule = getattr(check, "__name__", "check")
+                out = call_limited(fn, name, copy.deepcopy(patch), seconds=self.seconds)
+                rule = getattr(fn, "__name__", "rule")
                 if not out.ok:  # a broken rule fails closed
-                    return rule, f"the check {rule} failed ({describe_error(out.error)}), so the turn is refused to be safe"
+                    return rule, (f"the rule {rule} failed ({describe_error(out.error)}), so the turn is "
+                                  "refused to be safe")
                 if out.value:
-                    return rule, f"the check {rule} refused it: {out.value}"
+                    return rule, f"the rule {rule} refused it: {out.value}"
         return None, None
 
     def turn(self, name, rnd):
@@ -88,7 +89,7 @@ class RunState:
             return event
         rule, error = self._refusal(name, out["patches"])
         if error:
-            event.update(failure="refused", refused_by="check", rule=rule, error=error)
+            event.update(failure="refused", refused_by="hardening", rule=rule, error=error)
             return event
         after = {**before, **writes}
         self.repo = after

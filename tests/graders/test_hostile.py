@@ -168,7 +168,7 @@ HOSTILE_EVALS = [
     [("n", {"max_rounds": 1}, ExplodingStr("budget"))], [("n", {"max_rounds": ExplodingInt(1)}, "budget")],
     [("n", {ExplodingKey("max_rounds"): 1}, "budget")], [("n", {"seconds": ExplodingInt(1)}, "budget")],
     [("n", {"repo": {SRC_PATH: ExplodingStr("x")}}, "budget")], [("n", {"coder": Exploding()}, "budget")],
-    [("n", {"checks": Exploding()}, "budget")], [("n", {"checks": [Exploding()]}, "budget")],
+    [("n", {"rules": Exploding()}, "budget")], [("n", {"rules": [Exploding()]}, "budget")],
     [("n", {"goal": ExplodingStr("g")}, "budget")], 42, "EVAL", [("a", {}, "pass")] * 1000,
     GOOD + [("hostile tamper", {"tamper": lambda repo, r: {**repo, SRC_PATH: EqualsExploding()}}, "budget")],
 ]

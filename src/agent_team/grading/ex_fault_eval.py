@@ -159,8 +159,8 @@ def _bounded(kwargs, deadline):
     for key in (*ROLES, "tamper"):
         if callable(out.get(key)):
             out[key] = _guarded(out[key], deadline)
-    if type(out.get("checks")) in (list, tuple):
-        out["checks"] = [_guarded(c, deadline) if callable(c) else c for c in out["checks"]]
+    if type(out.get("rules")) in (list, tuple):
+        out["rules"] = [_guarded(r, deadline) if callable(r) else r for r in out["rules"]]
     left = max(deadline - time.perf_counter(), 0.01)
     out["seconds"] = min(out.get("seconds", MAX_SECONDS), left)
     return out

@@ -14,7 +14,7 @@ return ``None`` otherwise: a coder patch without either (``import``,   ``allows 
 judged by the role, not the path: a planner, reviewer or tester       ``other roles``
 patch gives None whatever it contains
 the supervisor applies it after the allowlist: with                    ``in the supervisor``
-``checks=[no_exec]`` the default team still passes and fault 6 is
+``rules=[no_exec]`` the default team still passes and fault 6 is
 refused before it lands
 =====================================================================  =============================
 
@@ -49,7 +49,7 @@ REQUIREMENTS = (
     ("refuses __import__", "a coder patch whose content contains __import__, anywhere: a short reason"),
     ("allows the rest", "any other coder patch: exactly None"),
     ("other roles", "a planner, reviewer or tester patch: None, whatever it contains"),
-    ("in the supervisor", "with checks=[rule] the default team passes and fault 6 is refused before it lands"),
+    ("in the supervisor", "with rules=[rule] the default team passes and fault 6 is refused before it lands"),
 )
 
 
@@ -138,12 +138,12 @@ def _judge(role, path, content, value):
 
 
 def _in_supervisor(report, rule):
-    healthy = supervise(max_rounds=4, checks=[rule], seconds=0.5)
+    healthy = supervise(max_rounds=4, rules=[rule], seconds=0.5)
     if healthy.status != "pass":
         report.fail("in the supervisor", "With your rule on, the healthy team did not pass: "
                                          f"{healthy.stop_reason}.")
         return
-    faulty = supervise(max_rounds=2, coder=coder_writing(EXEC_SOURCE, "import os"), checks=[rule],
+    faulty = supervise(max_rounds=2, coder=coder_writing(EXEC_SOURCE, "import os"), rules=[rule],
                        seconds=0.5)
     coder_turns = [e for e in faulty.trace if e["type"] == "turn" and e["role"] == "coder"]
     if any(e["applied"] for e in coder_turns):
