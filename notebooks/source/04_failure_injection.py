@@ -29,7 +29,7 @@
 # | failure injection | running the team with a fault to see that the state machine still holds |
 # | expected outcome | the status the run must still reach, and the trace evidence that shows why |
 # | eval | a list of setups with their expected status, run and checked together |
-# | hardening rule | an extra check `(role, patch) -> None or reason` that refuses a turn the allowlist would let through |
+# | hardening rule | an extra rule `(role, patch) -> None or reason`, passed as `supervise(rules=[...])`, that refuses a turn the allowlist would let through |
 # | fail closed | when a safety rule itself breaks, refuse rather than allow |
 #
 # </details>
