@@ -383,3 +383,10 @@ def test_call_learner_never_raises():
 
 def test_show_is_short_and_safe():
     assert safe_repr("x" * 1000, limit=20).endswith("…") and len(safe_repr("x" * 1000, limit=20)) == 20
+
+
+def test_rules_after_the_first_break_show_as_not_run_not_passed():
+    # Never calls an agent: the planner rule breaks first in every scenario; the rest were never judged.
+    report = check_run_team(lambda task, planner, coder, reviewer, tester, max_rounds: ("x", []))
+    assert [c.name for c in report.checks if c.passed is True] == ["shape", "returns"]
+    assert [c.name for c in report.checks if c.passed is False] == ["plan once"]

@@ -784,3 +784,12 @@ def test_the_suites_are_big_enough():
     assert len(MUTANTS) >= 30 and len(CORRECT) >= 8
     assert re.search(rf"{len(MUTANTS)} of {len(MUTANTS)} wrong .* {len(CORRECT)} of {len(CORRECT)}\s+correct",
                      ex_run_tests.__doc__, re.S)
+
+
+def test_checks_no_case_reached_show_as_not_run_not_passed():
+    nothing = check_run_tests(lambda repo: None)  # never a report: nothing after the shape is judged
+    assert {c.name: c.passed for c in nothing.checks} == {
+        "never raises": True, "report shape": False, "one fresh dict": None, "the four CASES": None,
+        "ok": None, "errors explain": None}
+    crash = check_run_tests(lambda repo: 1 / 0)
+    assert [c.name for c in crash.checks if c.passed is not None] == ["never raises"]

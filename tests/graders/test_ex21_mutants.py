@@ -428,3 +428,11 @@ def test_the_suites_are_big_enough():
     assert len(MUTANTS) >= 30 and len(CORRECT) >= 8
     assert re.search(rf"{len(MUTANTS)} of {len(MUTANTS)} wrong .* {len(CORRECT)} of {len(CORRECT)}\s+correct",
                      ex_nits.__doc__, re.S)
+
+
+def test_checks_no_readable_output_reached_show_as_not_run_not_passed():
+    report = check_nits_reviewer(lambda goal, view: {"verdict": "approve"})  # never the output schema
+    assert {c.name: c.passed for c in report.checks} == {
+        "output schema": False, "green: approve": None, "red: request_changes": None, "notes": None,
+        "message": None, "escalate at the limit": None, "counts requests": None, "no test report": None}
+    assert report.status == "not yet"

@@ -330,3 +330,11 @@ def test_the_suites_are_big_enough():
     assert len(MUTANTS) >= 30 and len(CORRECT) >= 8
     assert re.search(rf"{len(MUTANTS)} of {len(MUTANTS)} wrong .* {len(CORRECT)} of {len(CORRECT)}\s+correct",
                      ex_hardening.__doc__, re.S)
+
+
+def test_a_wrong_rule_leaves_the_supervisor_check_not_run_not_passed():
+    report = check_hardening(lambda role, patch: None)  # right on the other roles, never refuses
+    status = {c.name: c.passed for c in report.checks}
+    assert status == {"refuses exec": False, "refuses __import__": False, "allows the rest": True,
+                      "other roles": True, "in the supervisor": None}
+    assert report.status == "not yet"

@@ -195,4 +195,18 @@ def check_nits_reviewer(fn):
         wrong = _diagnose(view_, got, want)
         if wrong:
             report.fail(wrong[0], f"On {what}: {wrong[1]}.")
-    return report.finish()
+        report.tried(*_judged_by(view_))
+    # A check no readable output ever reached shows as not run, not as passed (a reviewer whose
+    # every output breaks the schema has not shown that it approves green tests).
+    return report.finish(ran=False)
+
+
+def _judged_by(view_):
+    """The checks one case judges once its output could be read: those _diagnose can fail on it."""
+    tests = view_["last_tests"]
+    if tests is None:
+        return ("output schema", "no test report")
+    if tests["ok"]:
+        return ("output schema", "green: approve")
+    return ("output schema", "red: request_changes", "notes", "message",
+            "counts requests" if OK in view_["past_verdicts"] else "escalate at the limit")

@@ -191,6 +191,7 @@ class _Grading:
             report.fail("never raises", f"On {what}: {call.problem} run_tests must never raise: catch the "
                                         "error and count the cases it spoils as failed.")
             return None
+        report.tried("never raises")
         got = call.value
         if type(got) is not dict or not all(type(key) is str for key in got):  # str keys: lookups run no code
             report.fail("report shape", f"On {what}, run_tests returned {kind(got)}: {safe_repr(got)}; it must "
@@ -207,6 +208,7 @@ class _Grading:
                     shown = f"a list holding {kind(odd)}: {safe_repr(odd)}"
                 report.fail("report shape", f"On {what}, {key!r} is {shown}; it must be {want}.")
                 return None
+        report.tried("report shape")
         return got
 
     def fresh_dict(self):
@@ -218,6 +220,7 @@ class _Grading:
         helper = self.run("a correct fizzbuzz that calls its own helper", source({}, helper=True))
         if None in (before, correct, after, helper):
             return
+        self.report.tried("one fresh dict")
         fail = self.report.check("one fresh dict").fail
         if (after["passed"], after["failed"]) != (before["passed"], before["failed"]):
             fail(f"A source with no fizzbuzz scored {before['passed']} of 4, but {after['passed']} of 4 "
@@ -232,6 +235,10 @@ class _Grading:
         fail = self.report.fail
         want = reference_run_tests({SRC_PATH: text})
         counts = (got["passed"], got["failed"])
+        # Each check below is judged only once the ones above it hold for this case.
+        self.report.tried("the four CASES")
+        if counts == (want["passed"], want["failed"]):
+            self.report.tried("ok", *(["errors explain"] if got["ok"] is want["ok"] else []))
         if counts != (want["passed"], want["failed"]):
             fail("the four CASES", f"On {what}: passed={counts[0]}, failed={counts[1]}; the four CASES "
                                    f"give passed={want['passed']}, failed={want['failed']}.\n{text}")
@@ -270,4 +277,5 @@ def check_run_tests(fn):
         got = grading.run(what, text)
         if got is not None:
             grading.compare(what, text, got)
-    return report.finish()
+    # A check no case reached (every call raised, or no report had the right shape) shows as not run.
+    return report.finish(ran=False)
