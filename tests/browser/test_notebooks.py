@@ -107,6 +107,9 @@ def test_network_guard_blocks_other_origins(guarded, site_url):
     """The guard itself works: a fetch to a CDN from the page is stopped and recorded."""
     page, guard = guarded
     page.goto(site_url + "lab/index.html")
+    # On a first visit the page reloads itself once to become cross-origin isolated (site/isolation.py);
+    # JupyterLab starts after that reload, so once it exists no navigation can cut the fetch short.
+    page.wait_for_function("() => !!window.jupyterapp", timeout=120_000)
     result = page.evaluate("""() => fetch('https://cdn.jsdelivr.net/pyodide/').then(
         () => 'fetched', (e) => 'blocked')""")
     assert result == "blocked"
