@@ -167,6 +167,15 @@ def not_run(cells):
             and c.get("execution_count") is None]
 
 
+def assert_ran_through(name, went_through, cells):
+    """Run-all went through every code cell of `name` with no error output and no printed traceback."""
+    found = errors(cells)
+    assert not found, f"{name}: error output in the browser:\n" + "\n---\n".join(found)
+    assert went_through, f"{name}: run all stopped early"
+    skipped = not_run(cells)
+    assert not skipped, f"{name}: code cells {skipped} did not run"
+
+
 def text_of(output):
     """All text of one output: stream text, error, and the text/plain and text/html of results."""
     if output.get("output_type") == "stream":

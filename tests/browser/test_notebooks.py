@@ -132,11 +132,7 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     cells = lite.cells(page)
     print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
 
-    errors = lite.errors(cells)
-    assert not errors, f"{site_path}: error output in the browser:\n" + "\n---\n".join(errors)
-    assert went_through, f"{site_path}: run all stopped early"
-    not_run = lite.not_run(cells)
-    assert not not_run, f"{site_path}: code cells {not_run} did not run"
+    lite.assert_ran_through(site_path, went_through, cells)
     misfits = []
     if site_path in layout.NOTEBOOKS:
         assert layout.AXE.exists(), "axe-core is missing: run `npm ci` (it is a devDependency in package.json)"

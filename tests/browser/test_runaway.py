@@ -107,11 +107,7 @@ def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path)
     style = "caught loop" if loop is CAUGHT else "while True: pass"
     print(f"{site_path} ({style}): run all in {seconds:.1f} s")
 
-    errors = lite.errors(cells)
-    assert not errors, f"{site_path}: error output:\n" + "\n---\n".join(errors)
-    assert went_through, f"{site_path}: run all stopped early"
-    not_run = lite.not_run(cells)
-    assert not not_run, f"{site_path}: code cells {not_run} did not run"
+    lite.assert_ran_through(site_path, went_through, cells)
     outputs = lite.outputs(cells)
     text = "\n".join(lite.text_of(o) for o in outputs)
     assert "did not return" in text, f"{site_path}: no output says the function did not return"
