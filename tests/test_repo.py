@@ -7,7 +7,7 @@ import pytest
 from agent_team import repo as R
 from agent_team.repo import (ALLOWLIST, MAX_CONTENT, MAX_PATCHES, PLAN_PATH, REVIEW_PATH, SRC_PATH,
                              TESTS_PATH, PatchRejected, apply_turn, check_patch, check_path,
-                             initial_repo)
+                             initial_repo, repo_problem)
 
 OWN = {"planner": PLAN_PATH, "coder": SRC_PATH, "reviewer": REVIEW_PATH}
 
@@ -248,3 +248,12 @@ def test_rejection_messages_are_short_even_for_huge_paths():
     huge = "\x00" + "a" * 100_000
     _, error = apply_turn(initial_repo(), "coder", [patch(huge)])
     assert len(error) < 300
+
+
+@pytest.mark.parametrize("value, words", [
+    ({"src/fizzbuzz.py": "x"}, None), ({}, None), ([("a", "b")], "not list"),
+    ({1: "x"}, "but the key 1 is int"), ({"a": b"x"}, "but 'a' holds bytes"),
+    (type("Sub", (dict,), {})(a="x"), "not Sub"), ({"a": type("Text", (str,), {})("x")}, "but 'a' holds Text"),
+])
+def test_a_repo_is_a_plain_dict_of_str_to_str_and_anything_else_is_named(value, words):
+    assert repo_problem(value) == words

@@ -49,6 +49,22 @@ class PatchRejected(ValueError):
         self.rule = rule
 
 
+def repo_problem(value):
+    """None for a repo: a plain dict of str path -> str text; else what is wrong, in words.
+
+    Exact types, so nothing in an accepted repo runs code of its own (a str subclass's ``==``, a
+    dict subclass's ``keys``) when the supervisor compares, copies or diffs it.
+    """
+    if type(value) is not dict:
+        return f"not {type(value).__name__}"
+    for path, text in value.items():
+        if type(path) is not str:
+            return f"but the key {safe_repr(path, 40)} is {type(path).__name__}"
+        if type(text) is not str:
+            return f"but {safe_repr(path, 40)} holds {type(text).__name__}"
+    return None
+
+
 def initial_repo():
     """A fresh repo: the failing stub, the frozen test spec, no plan, no review."""
     return {

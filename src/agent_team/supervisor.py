@@ -27,12 +27,11 @@ import copy
 import difflib
 from dataclasses import dataclass, field
 
-from .clip import safe_repr
 from .handoffs import handoffs_from_trace
 from .limits import call_limited
 from .oracle import run_tests
 from .policies import DEFAULT_POLICIES
-from .repo import ALLOWLIST, GOAL, initial_repo
+from .repo import ALLOWLIST, GOAL, initial_repo, repo_problem
 from .roles import ROLES, role, roles_at
 from .turn import FAILURES, RunState, changes
 from .views import last_tests
@@ -76,12 +75,10 @@ class RunResult:
 def _check_args(max_rounds, policies, rules, tamper, repo, seconds):
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 0:
         raise ValueError(f"max_rounds must be a whole number >= 0 (coder turns), not {max_rounds!r}")
-    if repo is not None and not _is_repo(repo):
-        bad = (f"not {type(repo).__name__}" if type(repo) is not dict else
-               next(f"but the key {safe_repr(k, 40)} is {type(k).__name__}" if type(k) is not str else
-                    f"but {safe_repr(k, 40)} holds {type(v).__name__}" for k, v in repo.items()
-                    if type(k) is not str or type(v) is not str))
-        raise TypeError(f"repo must be a dict of str path -> str file text (or None for the starting repo), {bad}")
+    problem = repo_problem(repo) if repo is not None else None
+    if problem:
+        raise TypeError(f"repo must be a dict of str path -> str file text (or None for the starting repo), "
+                        f"{problem}")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
         raise ValueError(f"seconds (each role's time limit per turn) must be a number > 0, not {seconds!r}")
     for name, policy in policies.items():
@@ -92,12 +89,6 @@ def _check_args(max_rounds, policies, rules, tamper, repo, seconds):
         raise TypeError("rules must be functions (role, patch) -> None or a reason to refuse the patch")
     if tamper is not None and not callable(tamper):
         raise TypeError("tamper must be a function (repo, round) -> repo, or None")
-
-
-def _is_repo(value):
-    """A plain dict of str path -> str text: exact types, so nothing in it runs our code (a str
-    subclass's ``==``, a dict subclass's ``keys``) when the supervisor compares or copies it."""
-    return type(value) is dict and all(type(k) is str and type(v) is str for k, v in value.items())
 
 
 def _team(chosen):
@@ -199,7 +190,7 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
 def _tamper(run, tamper, rnd):
     out = call_limited(tamper, copy.deepcopy(run.repo), rnd, seconds=run.seconds)
     event = run.log(type="tamper", round=rnd, state="FAULT", error=None, changes=[])
-    if not out.ok or not _is_repo(out.value):
+    if not out.ok or repo_problem(out.value):
         event["failure"] = out.kind if not out.ok else "bad output"
         event["error"] = ("the injected fault failed or returned no repo (a dict of str path -> str "
                           "text); nothing changed")

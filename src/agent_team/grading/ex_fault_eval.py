@@ -39,11 +39,12 @@ import functools
 import inspect
 import time
 
+from ..clip import safe_repr
 from ..limits import describe_error
 from ..oracle import run_tests
+from ..repo import repo_problem
 from ..roles import ROLES
 from ..supervisor import supervise
-from ..clip import safe_repr
 from .core import Report, grading_run
 from .shapes import kind
 
@@ -104,10 +105,9 @@ def _rows_problem(rows):
         if unknown:
             return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}; it takes "
                     f"{', '.join(KEYWORDS)}.")
-        if "repo" in kwargs and kwargs["repo"] is not None and not (
-                type(kwargs["repo"]) is dict and all(type(k) is str and type(v) is str
-                                                     for k, v in kwargs["repo"].items())):
-            return f"Row {name!r}: repo must be a dict of path -> file text (plain str), or None."
+        problem = repo_problem(kwargs["repo"]) if kwargs.get("repo") is not None else None
+        if problem:
+            return f"Row {name!r}: repo must be a dict of path -> file text (plain str), or None, {problem}."
         if "max_rounds" in kwargs and type(kwargs["max_rounds"]) is not int:
             return (f"Row {name!r}: max_rounds is {kind(kwargs['max_rounds'])}, {safe_repr(kwargs['max_rounds'])}; it "
                     "must be a whole number (a plain int).")

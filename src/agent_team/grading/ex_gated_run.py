@@ -24,11 +24,11 @@ always 'success' and 'failed' for 'skipped' fail their own checks.
 import copy
 import functools
 
+from ..clip import safe_repr
 from ..faults import FAULTS, run_fault
 from ..gated import STEPS, gated
 from ..gated import run_outcomes as reference_outcomes
 from ..supervisor import supervise
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 
 __all__ = ["check_run_outcomes", "REQUIREMENTS"]

@@ -31,11 +31,11 @@ equivalent survivors (the words of the reason, and an implicit return None).
 
 import random
 
+from ..clip import safe_repr
 from ..faults import EXEC_SOURCE, coder_writing
 from ..policies import FULL_SOURCE
 from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
 from ..supervisor import supervise
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 from .shapes import kind
 

@@ -36,10 +36,10 @@ notes).
 import functools
 import random
 
+from ..clip import safe_repr
 from ..oracle import run_tests
 from ..policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, PLAN_TEXT, nits_reviewer, read_verdict
 from ..repo import GOAL, REVIEW_PATH, SRC_PATH, STUB_SOURCE, initial_repo
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 from .shapes import fresh, kind
 

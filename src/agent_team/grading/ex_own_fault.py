@@ -24,9 +24,9 @@ no fault at all, a drifting policy, bad shapes) fails its own check.
 import copy
 
 from .. import faults
+from ..clip import safe_repr
 from ..faults import FAULTS
 from ..supervisor import supervise
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 from .ex_fault_eval import KEYWORDS, actions
 from .shapes import kind

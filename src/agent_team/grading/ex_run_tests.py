@@ -35,9 +35,9 @@ messages).
 
 import random
 
+from ..clip import safe_repr
 from ..oracle import CASES
 from ..repo import SRC_PATH, initial_repo
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 from .shapes import kind, str_list
 

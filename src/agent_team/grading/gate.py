@@ -38,9 +38,9 @@ there line by line with the reason.
 import functools
 import random
 
+from ..clip import safe_repr
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
-from ..clip import safe_repr
 from .core import Report, call_learner, grading_run
 from .shapes import fresh
 

@@ -31,9 +31,9 @@ tests/test_grading_run_team.py); mutation testing of the reference
 (tests/graders/test_reference_mutation_b.py): 51 mutants, 51 rejected, no survivors.
 """
 
+from ..clip import safe_repr
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
-from ..clip import safe_repr
 from .core import Report, call_learner, first_divergence, grading_run
 
 RANDOM = 200
