@@ -232,20 +232,22 @@ class _Grading:
                  "into one dict, used as its globals, so that its functions find each other.")
 
     def compare(self, what, text, got):
-        fail = self.report.fail
+        fail, tried = self.report.fail, self.report.tried
         want = reference_run_tests({SRC_PATH: text})
         counts = (got["passed"], got["failed"])
-        # Each check below is judged only once the ones above it hold for this case.
-        self.report.tried("the four CASES")
-        if counts == (want["passed"], want["failed"]):
-            self.report.tried("ok", *(["errors explain"] if got["ok"] is want["ok"] else []))
+        # Each check is judged (tried) only once the ones above it hold for this case.
+        tried("the four CASES")
         if counts != (want["passed"], want["failed"]):
             fail("the four CASES", f"On {what}: passed={counts[0]}, failed={counts[1]}; the four CASES "
                                    f"give passed={want['passed']}, failed={want['failed']}.\n{text}")
-        elif got["ok"] is not want["ok"]:
+            return
+        tried("ok")
+        if got["ok"] is not want["ok"]:
             fail("ok", f"On {what}: ok={got['ok']} with passed={counts[0]}, failed={counts[1]}; ok is "
                        "True exactly when all four cases passed.")
-        elif want["ok"] and got["errors"]:
+            return
+        tried("errors explain")
+        if want["ok"] and got["errors"]:
             fail("errors explain", f"On {what}: every case passed, but errors is {safe_repr(got['errors'])}; "
                                    "a clean run has no messages.")
         elif not want["ok"] and not got["errors"]:
