@@ -84,7 +84,7 @@ $(SITE_STAMP): requirements-site.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-site.txt
 	touch $(SITE_STAMP)
 
-$(NPM_STAMP): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json site/extension/package.json $(wildcard site/extension/patches/*.patch)
 	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
 	npm ci --no-audit --no-fund
 	touch $(NPM_STAMP)

@@ -7,14 +7,14 @@ each of them twice: *cold* (a fresh browser profile: empty cache and storage, a 
 *warm* (a new tab in the same browser profile right after: the disk cache, service worker and
 storage of the first visit, a learner coming back); and the run-all time of every notebook.
 (b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
-builds it, and by default `unpatched` (no start-up patch), so what the patches buy is visible;
+builds it, and by default `no-levers` (neither start-up lever), so what they buy is visible;
 `--variants shipped,no-prewarm,no-service-worker` shows one lever at a time.
 Samples are interleaved (bare, then each variant, --repeat times) and the medians reported with
 their ratio to (a) of the same kind (cold to cold, warm to warm), with the load average, since
 timings on a shared machine are noisy. Results go to bench/results.json.
 Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
-    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,unpatched]
+    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,no-levers]
                           [--no-build] [--no-run-all] [--timeline]
 """
 
@@ -117,7 +117,7 @@ def bare_boot(playwright, base):
 
 
 def worker_stages(page):
-    """Seconds from navigation at which the kernel's worker finished each stage (site/kernel_worker.py)."""
+    """Seconds from navigation at which the kernel's worker finished each stage (site/extension/src/boot.ts)."""
     origin = page.evaluate("() => performance.timeOrigin")
     for worker in page.workers:
         try:
@@ -209,8 +209,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, default=ROOT / "_output")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--variants", default="shipped,unpatched",
-                    help="comma-separated: shipped, unpatched, no-<lever> (bench/variants.py); shipped first")
+    ap.add_argument("--variants", default="shipped,no-levers",
+                    help="comma-separated: shipped, no-levers, no-<lever> (bench/variants.py); shipped first")
     ap.add_argument("--no-build", action="store_true", help="use the sites as they are")
     ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")
     ap.add_argument("--timeline", action="store_true", help="print the request timeline of one start")

@@ -3,8 +3,8 @@
     python bench/variants.py NAME --output DIR [build.py options]
 
 NAME is `shipped` (the site as `make site` builds it) or a `+`-joined list of levers to leave out,
-e.g. `no-prewarm`, `no-service-worker`, `no-prewarm+no-service-worker` (= `unpatched`).
-A lever is a patch step of site/build.py, the `patch` function of a site/ module; it is switched
+e.g. `no-prewarm`, `no-service-worker`, `no-prewarm+no-service-worker` (= `no-levers`).
+A lever is a step of site/build.py, the `patch` function of a site/ module; it is switched
 off by replacing that function with a no-op before build.py's main() runs (build.py calls it as
 `module.patch(...)`), so build.py itself needs no option for it. A lever whose function is gone
 stops the build.
@@ -18,13 +18,14 @@ from pathlib import Path
 
 SITE = Path(__file__).resolve().parents[1] / "site"
 LEVERS = {
-    # the kernel's worker boots Pyodide while JupyterLab loads (page script + bundle patches;
-    # also the interrupt buffer, which needs isolation anyway)
-    "prewarm": ("kernel_worker", "patch"),
-    # the service worker stops proxying static files and isolates the pages (COOP/COEP)
+    # the kernel's worker boots Pyodide while JupyterLab loads (the pages' script, and the site
+    # plugin's start at activation); without it the kernel starts its worker when created
+    "prewarm": ("prewarm", "patch"),
+    # the site's service worker lets the browser fetch static files and isolates the pages
+    # (COOP/COEP; without it, JupyterLite's own worker, and no Interrupt)
     "service-worker": ("isolation", "patch"),
 }
-ALIASES = {"unpatched": "no-prewarm+no-service-worker"}
+ALIASES = {"no-levers": "no-prewarm+no-service-worker"}
 
 
 def levers_off(name: str) -> list[str]:
@@ -36,7 +37,7 @@ def levers_off(name: str) -> list[str]:
     for part in name.split("+"):
         lever = part.removeprefix("no-")
         if not part.startswith("no-") or lever not in LEVERS:
-            sys.exit(f"unknown variant {part!r}: use shipped, unpatched or no-<lever> with a lever in "
+            sys.exit(f"unknown variant {part!r}: use shipped, no-levers or no-<lever> with a lever in "
                      f"{', '.join(LEVERS)}")
         off.append(lever)
     return off

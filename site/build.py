@@ -13,16 +13,17 @@ _output/ and build/site/lite/ are deleted first. Steps:
    ipykernel/pyodide-kernel/widgetsnbextension shims, comm, ipywidgets, jupyterlab_widgets,
    agent_team): the kernel preloads them all while Pyodide boots (`loadPyodideOptions.packages`),
    so `import agent_team` and `import ipywidgets` just work, with no install cell;
-5. `jupyter lite build` with only the two front-end extensions the course needs (the Pyodide
-   kernel and the widget manager, taken from their pinned wheels), the notebooks as contents
+5. build the site's own JupyterLite plugin (site/extension, with JupyterLab's extension builder):
+   the Python kernel, started early, interruptible, answering comm_info_request (site/prewarm.py);
+6. `jupyter lite build` with only the front-end extensions the course needs (the site's plugin,
+   the Pyodide kernel's extension, whose kernel plugin the site's replaces and whose files it
+   uses, and the widget manager, from their pinned wheels), the notebooks as contents
    (as a Jupyter server would hand them over: lines joined, trusted; site/contents.py) and the
    widget wheels in the piplite index;
-6. patch JupyterLite's bundles, each patch checked to match exactly once:
-   the service worker isolates the pages (COOP/COEP) and stops proxying every static file
-   (site/isolation.py); the kernel worker boots Pyodide while JupyterLab loads and can be
-   interrupted (site/kernel_worker.py); the kernels answer comm_info_request, so saved widgets
-   render on open (site/comm_info.py);
-7. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
+7. the notebook pages start the kernel's worker before JupyterLab loads (site/prewarm.py); the
+   site's service worker (JupyterLite's, with a listener in front) isolates the pages
+   (COOP/COEP) and lets the browser fetch the static files itself (site/isolation.py);
+8. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -39,10 +40,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check  # noqa: E402
-import comm_info  # noqa: E402
 import contents  # noqa: E402
 import isolation  # noqa: E402
-import kernel_worker  # noqa: E402
+import prewarm  # noqa: E402
 import wheels  # noqa: E402
 from wheels import norm  # noqa: E402
 
@@ -209,7 +209,8 @@ def main() -> None:
     folders = [(ROOT / c).resolve() for c in build_cfg.get("contents", [])] + [p.resolve() for p in args.extra_contents]
     build_cfg["contents"] = [str(p) for p in contents.stage(folders, WORK / "contents")]
     build_cfg["output_dir"] = str(out)
-    build_cfg["federated_extensions"] = [str(fetched["jupyterlab-widgets"]), str(ext)]
+    build_cfg["federated_extensions"] = [str(fetched["jupyterlab-widgets"]), str(ext),
+                                         str(prewarm.build_extension())]
     config.setdefault("PipliteAddon", {})["piplite_urls"] = [
         str(site_wheels[n]) for n in PIPLITE_WHEELS] + [str(agent_team)]
     (LITE / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
@@ -217,6 +218,9 @@ def main() -> None:
     lite_json = json.loads((ROOT / "site" / "jupyter-lite.json").read_text())
     settings = lite_json["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
     settings["loadPyodideOptions"]["packages"] = PRELOAD
+    # The site's plugin registers the kernel instead (reading the same settings): site/prewarm.py;
+    # its service worker manager is off unless site/isolation.py turns it on.
+    lite_json["jupyter-config-data"]["disabledExtensions"] = [KERNEL_PLUGIN, isolation.PLUGIN]
     (LITE / "jupyter-lite.json").write_text(json.dumps(lite_json, indent=2))
     for name in ("overrides.json",):
         if (ROOT / "site" / name).exists():
@@ -224,10 +228,9 @@ def main() -> None:
 
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
-    kernel_worker.patch(out, settings["loadPyodideOptions"])
-    # patched after kernel_worker, so its page script comes first: a page about to reload starts no worker
+    prewarm.patch(out, settings["loadPyodideOptions"])
+    # after prewarm, so that its page script comes first: a page about to reload starts no worker
     isolation.patch(out, json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"])
-    comm_info.patch(out)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

@@ -1,5 +1,6 @@
 """Checks run after every site build (and by the tests): `python site/check.py [_output]`.
 
+- the Python kernel is the site's own plugin's (site/extension), JupyterLite's is disabled;
 - the kernel's `pyodideUrl` is the site's own ./static/pyodide/pyodide.mjs, PyPI fallback is off,
   the piplite index URLs are relative;
 - every package in the shipped pyodide-lock.json is in the site with that sha256, and its
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+SITE_EXTENSION = json.loads((Path(__file__).resolve().parent / "extension" / "package.json").read_text())["name"]
 LOCAL_PYODIDE = "./static/pyodide/pyodide.mjs"
 CDN_HOSTS = [
     "cdn.jsdelivr.net", "unpkg.com", "pypi.org", "files.pythonhosted.org", "cdnjs.cloudflare.com",
@@ -63,6 +65,11 @@ def check_site(site: Path, preload: list[str] | None = None) -> None:
     site = Path(site)
     problems = []
     settings = kernel_settings(site)
+    cfg = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    if KERNEL_PLUGIN not in cfg.get("disabledExtensions", []):
+        problems.append(f"{KERNEL_PLUGIN} is not disabled: two plugins would register the kernel")
+    if SITE_EXTENSION not in [e["name"] for e in cfg.get("federated_extensions", [])]:
+        problems.append(f"{SITE_EXTENSION} (site/extension) is not among the site's extensions")
     if settings.get("pyodideUrl") != LOCAL_PYODIDE:
         problems.append(f"pyodideUrl is {settings.get('pyodideUrl')!r}, not {LOCAL_PYODIDE!r}")
     if settings.get("disablePyPIFallback") is not True:

@@ -1,43 +1,35 @@
-"""Cross-origin isolation without server headers, from JupyterLite's own service worker.
+"""Cross-origin isolation without server headers, from the site's own service worker.
 
-Kernel -> Interrupt needs a SharedArrayBuffer (site/kernel_worker.py), which browsers give only
-to a cross-origin isolated page: one served with `Cross-Origin-Opener-Policy: same-origin` and
-`Cross-Origin-Embedder-Policy: require-corp`. Static hosts such as GitHub Pages cannot send
-headers, so the site's service worker (JupyterLite's, which controls every page of the site)
-adds them to the pages and worker scripts it passes through. A page is isolated only if it was
-loaded through the worker, so on the very first visit (no worker yet) the notebook page
-registers it, exactly as JupyterLite would, and reloads itself once it is in control; from then
-on every visit is isolated from the start. Where service workers are unavailable (plain http
-from another machine, some private windows) the page stays as it was: everything works except
-Interrupt, and README says what to do.
+Kernel -> Interrupt needs a SharedArrayBuffer (site/extension/src/kernel.ts), which browsers give
+only to a cross-origin isolated page: one served with `Cross-Origin-Opener-Policy: same-origin`
+and `Cross-Origin-Embedder-Policy: require-corp`. Static hosts such as GitHub Pages cannot send
+headers, so the site's service worker (site/service-worker.js: JupyterLite's own, imported
+unchanged, behind a listener of the site's) adds them to the pages and worker scripts it passes
+through. The site's plugin registers it in place of JupyterLite's worker
+(`@agent-team/site-extension:service-worker` replaces JupyterLite's service worker manager;
+without this step the site keeps JupyterLite's).
 
-Also: JupyterLite's worker answers every GET of the site by fetching it itself when its cache is
-off (the default): pure overhead, and on a busy 2-core machine its thread was seen to hold back
-the kernel's wheel downloads for seconds. It now lets the browser fetch those directly; it still
-serves what it is for (/api/drive, /api/stdin: the kernel's files and input()).
+A page is isolated only if it was loaded through the worker, so on the very first visit (no
+worker yet) the notebook page registers it, as the plugin would, and reloads itself once it is in
+control; from then on every visit is isolated from the start. Where service workers are
+unavailable (plain http from another machine, some private windows) the page stays as it was:
+everything works except Interrupt, and README says what to do.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
-from patching import add_to_pages, once
+from pages import add_to_pages
 
-SW_FROM = 'function shouldDrop(e,t){return"GET"!==e.method||'
-SW_TO = 'function shouldDrop(e,t){return!enableCache||"GET"!==e.method||'
-# Runs before JupyterLite's own fetch listener: pages and worker scripts of this origin get the
-# two headers (an opaque redirect, status 0, must pass unchanged).
-SW_ISOLATE = (
-    '/* agent_team: cross-origin isolation for hosts that cannot send headers (site/isolation.py) */\n'
-    'self.addEventListener("fetch",e=>{let r=e.request;'
-    'if(r.method!=="GET"||!(r.mode==="navigate"||r.destination==="worker")'
-    '||new URL(r.url).origin!==location.origin)return;'
-    'e.stopImmediatePropagation();'
-    'e.respondWith(fetch(r).then(s=>{if(!s.status)return s;let h=new Headers(s.headers);'
-    'h.set("Cross-Origin-Opener-Policy","same-origin");h.set("Cross-Origin-Embedder-Policy","require-corp");'
-    'return new Response(s.body,{status:s.status,statusText:s.statusText,headers:h})}))});\n')
+SOURCE = Path(__file__).resolve().parent / "service-worker.js"
+WORKER = "agent-team-service-worker.js"
+PLUGIN = "@agent-team/site-extension:service-worker"
+REPLACED = "@jupyterlite/application-extension:service-worker-manager"
 
-# The notebook pages, first thing. Registers the worker with the URL JupyterLite uses (and marks
+# The notebook pages, first thing. Registers the worker with the URL the plugin uses (and marks
 # its version as installed, so that JupyterLite does not unregister it as stale), then reloads
 # once it controls the page, at the address it was opened with (JupyterLab may have dropped
 # `?path=` from it by then). Once per tab session: no reload loop if isolation still fails.
@@ -46,7 +38,7 @@ PAGE_SCRIPT = (
     'if(!self.crossOriginIsolated&&self.isSecureContext&&navigator.serviceWorker'
     '&&!sessionStorage.getItem("agentTeamIsolating"))try{'
     'sessionStorage.setItem("agentTeamIsolating","1");globalThis.__agentTeamReloading=true;'
-    'let s=navigator.serviceWorker,w=new URL("../service-worker.js?enableCache=false",location.href).href,'
+    'let s=navigator.serviceWorker,w=new URL("../' + WORKER + '?enableCache=false",location.href).href,'
     'here=location.href,reload=()=>location.replace(here);'
     'localStorage.setItem(w+"-version","{version}");'
     's.addEventListener("controllerchange",reload);'
@@ -57,8 +49,12 @@ PAGE_SCRIPT = (
 
 
 def patch(out: Path, app_version: str) -> None:
-    """Isolation and direct static fetches, in the built site `out` (after kernel_worker.patch)."""
-    sw = out / "service-worker.js"
-    once(sw, SW_FROM, SW_TO)
-    sw.write_text(SW_ISOLATE + sw.read_text())
+    """The site's service worker, in the built site `out` (after prewarm.patch)."""
+    shutil.copy2(SOURCE, out / WORKER)
+    lite = out / "jupyter-lite.json"
+    config = json.loads(lite.read_text())
+    data = config["jupyter-config-data"]
+    data["disabledExtensions"] = [REPLACED if p == PLUGIN else p for p in data["disabledExtensions"]]
+    data.setdefault("litePluginSettings", {})[PLUGIN] = {"workerUrl": WORKER}
+    lite.write_text(json.dumps(config, indent=2))
     add_to_pages(out, PAGE_SCRIPT.replace("{version}", app_version))

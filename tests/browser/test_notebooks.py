@@ -124,10 +124,10 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
 
     idle = lite.open_notebook(page, site_url, site_path)
     assert page.evaluate("crossOriginIsolated"), "the page is not cross-origin isolated: no Interrupt"
-    assert not first_open.problems(page, disk_path), f"{site_path} on first open"
+    assert not first_open.problems_after_open(page, disk_path), f"{site_path} on first open"
     if site_path[:2].isdigit():  # a learner form: what they see after saving their work and coming back
         first_open.save_and_reload(page)
-        assert not first_open.problems(page, disk_path), f"{site_path} after a save and a reload"
+        assert not first_open.problems_after_open(page, disk_path), f"{site_path} after a save and a reload"
     went_through, seconds = lite.run_all(page)
     cells = lite.cells(page)
     print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
@@ -201,6 +201,17 @@ def answer_quizzes(page):
     return quizzes.count()
 
 
+def assert_kernel_started_early(page):
+    """The kernel runs in the site plugin's worker, which the notebook page itself started (before
+    JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (site/prewarm.py)."""
+    assert page.evaluate("globalThis.__agentTeamWorker") is None, "the early worker was not taken by the kernel"
+    workers = [w for w in page.workers if "/@agent-team/site-extension/static/" in w.url]
+    assert len(workers) == 1, [w.url for w in page.workers]
+    assert workers[0].evaluate("globalThis.__agentTeamStartedBy") == "page"
+    times = workers[0].evaluate("globalThis.__agentTeamTimes")
+    assert times and times["start"] <= times["booted"] <= times["imported"], times
+
+
 def test_interrupt_stops_a_running_cell(guarded, site_url):
     """Kernel -> Interrupt stops `while True: pass` within 2 s; the kernel keeps its variables.
 
@@ -210,6 +221,7 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     page, guard = guarded
     lite.open_notebook(page, site_url, "smoke.ipynb")
     assert page.evaluate("crossOriginIsolated")
+    assert_kernel_started_early(page)
     result = page.evaluate("""async () => {
       const app = window.jupyterapp, kernel = app.shell.currentWidget.sessionContext.session.kernel;
       const run = async (code) => {

@@ -91,7 +91,7 @@ def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path)
     lite.open_notebook(page, site_url, site_path)
     # As a learner sees it first: stored outputs shown and saved widgets restored (the widget
     # manager asks the kernel for its comms then) before any cell is changed or run.
-    assert not first_open.problems(page, lite.ROOT / "notebooks" / site_path), f"{site_path} on first open"
+    assert not first_open.problems_after_open(page, lite.ROOT / "notebooks" / site_path), f"{site_path} on first open"
 
     changes, replaced = [], []
     for index, cell in enumerate(lite.cells(page)):

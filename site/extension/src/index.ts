@@ -1,0 +1,114 @@
+/**
+ * The course site's JupyterLite plugin: registers the Python kernel (kernel.ts) in place of
+ * JupyterLite's own Pyodide kernel plugin, which the site's jupyter-lite.json disables. It reads
+ * the same settings as that plugin (`litePluginSettings` of
+ * "@jupyterlite/pyodide-kernel-extension:kernel": pyodideUrl, loadPyodideOptions, ...).
+ */
+
+import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+import { IServiceWorkerManager, ServiceWorkerManager } from '@jupyterlite/apputils';
+import type { IKernel } from '@jupyterlite/services';
+import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
+
+import { startEarly } from './worker';
+
+const ID = '@agent-team/site-extension:kernel';
+const SETTINGS = '@jupyterlite/pyodide-kernel-extension:kernel';
+
+const kernel: JupyterFrontEndPlugin<void> = {
+  id: ID,
+  description: 'The Pyodide kernel, started early, interruptible, answering comm_info_request.',
+  autoStart: true,
+  requires: [IKernelSpecs],
+  optional: [IKernelClient, IServiceWorkerManager],
+  activate: (
+    app: JupyterFrontEnd,
+    kernelspecs: IKernelSpecs,
+    client: IKernelClient | null,
+    serviceWorker: IServiceWorkerManager | null,
+  ) => {
+    const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
+    const config = settings[SETTINGS] || {};
+    if (!config.pyodideUrl) {
+      // No CDN fallback: the site must carry its own Pyodide (site/build.py puts it there).
+      throw new Error(`${SETTINGS}: no pyodideUrl in jupyter-lite.json`);
+    }
+    const baseUrl = PageConfig.getBaseUrl();
+    const pyodideUrl = URLExt.parse(config.pyodideUrl).href;
+    const loadPyodideOptions: Record<string, unknown> = { ...(config.loadPyodideOptions || {}) };
+    for (const [key, value] of Object.entries(loadPyodideOptions)) {
+      if (key.endsWith('URL') && typeof value === 'string') {
+        loadPyodideOptions[key] = new URL(value, baseUrl).href;
+      }
+    }
+    // If the notebook page did not start the worker already (site/prewarm.py), now; without
+    // startEarly (bench/variants.py's no-prewarm) the kernel starts it when it is created.
+    if ((settings[ID] || {}).startEarly) {
+      startEarly({ by: 'plugin', pyodideUrl, loadPyodideOptions });
+    }
+
+    if (client) {
+      // Interrupt: stop the running cell (kernel.ts), then let JupyterLite cancel the queued ones.
+      const cancelQueued = client.interrupt.bind(client);
+      client.interrupt = async (id: string) => {
+        (await import('./kernel')).AgentTeamKernel.interrupt(id);
+        return cancelQueued(id);
+      };
+    }
+
+    kernelspecs.register({
+      spec: {
+        name: 'python',
+        display_name: 'Python (Pyodide)',
+        language: 'python',
+        argv: [],
+        resources: {},
+      },
+      create: async (options: IKernel.IOptions): Promise<IKernel> => {
+        // Loaded when the first kernel starts, as JupyterLite's own kernel plugin does.
+        const { AgentTeamKernel } = await import('./kernel');
+        return new AgentTeamKernel({
+          ...options,
+          pyodideUrl,
+          pipliteUrls: (config.pipliteUrls || []).map((url: string) => URLExt.parse(url).href),
+          disablePyPIFallback: !!config.disablePyPIFallback,
+          mountDrive: !!(serviceWorker?.enabled || self.crossOriginIsolated),
+          loadPyodideOptions: loadPyodideOptions as any,
+          contentsManager: app.serviceManager.contents,
+          browsingContextId: serviceWorker?.browsingContextId,
+        });
+      },
+    });
+  },
+};
+
+/**
+ * JupyterLite's service worker manager, registering the site's service worker
+ * (site/service-worker.js: JupyterLite's own, plus cross-origin isolation). Enabled by
+ * site/isolation.py in place of JupyterLite's plugin, which does the same with its own worker.
+ */
+const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
+  id: '@agent-team/site-extension:service-worker',
+  description: "Registers the site's service worker, which isolates the pages.",
+  autoStart: true,
+  provides: IServiceWorkerManager,
+  optional: [IKernelClient],
+  activate: (app: JupyterFrontEnd, client: IKernelClient | null) => {
+    const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
+    const { workerUrl } = settings['@agent-team/site-extension:service-worker'] || {};
+    if (!workerUrl) {
+      throw new Error('@agent-team/site-extension:service-worker: no workerUrl in jupyter-lite.json');
+    }
+    const manager = new ServiceWorkerManager({
+      contents: app.serviceManager.contents,
+      workerUrl: URLExt.join(PageConfig.getBaseUrl(), workerUrl),
+    });
+    if (client) {
+      manager.registerStdinHandler('kernel', client.handleStdin.bind(client));
+    }
+    return manager;
+  },
+};
+
+export default [kernel, serviceWorker];

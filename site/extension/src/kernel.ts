@@ -1,0 +1,121 @@
+/**
+ * The course's Python kernel: JupyterLite's Pyodide kernel, with three differences.
+ *
+ * 1. It takes the worker the page started early (src/worker.ts), whose Pyodide is already
+ *    booting, instead of starting one of its own only once the notebook's session exists.
+ * 2. Kernel -> Interrupt stops the running cell. JupyterLite's interrupt only cancels the
+ *    cells still queued (jupyterlite/jupyterlite#459); Pyodide stops running Python when 2
+ *    (SIGINT) is written into the buffer registered with `setInterruptBuffer`, and Python raises
+ *    KeyboardInterrupt in the cell, every variable kept. That buffer must be a
+ *    SharedArrayBuffer, so this works only in a cross-origin isolated page (site/isolation.py).
+ * 3. It answers `comm_info_request`. The widget manager asks that first when a notebook opens
+ *    and restores the widgets saved in the notebook only after the answer; JupyterLite's
+ *    BaseKernel has no case for it, so no answer came and every saved widget said
+ *    "Loading widget..." until its cell was run again.
+ */
+
+import { KernelMessage } from '@jupyterlab/services';
+import { PyodideKernel } from '@jupyterlite/pyodide-kernel';
+import type { IPyodideWorkerKernel } from '@jupyterlite/pyodide-kernel';
+
+import { IStarted, takeWorker } from './worker';
+
+// The worker's `loadPyodide` (src/boot.ts): resolves to the Pyodide it booted early.
+const BOOTED_PYODIDE = new URL('./booted-pyodide.mjs', import.meta.url).href;
+
+// Set from inside the base class's constructor (initWorker), before this class's own fields
+// exist: so kept beside the kernel, not on it.
+const buffers = new WeakMap<object, Uint8Array | null>();
+const running = new WeakSet<object>();
+const kernels = new Map<string, AgentTeamKernel>();
+
+export class AgentTeamKernel extends PyodideKernel {
+  constructor(options: PyodideKernel.IOptions) {
+    super(options);
+    this._send = options.sendMessage;
+    kernels.set(this.id, this);
+  }
+
+  /** Interrupt the kernel `id` if it is one of ours and is running a cell. */
+  static interrupt(id: string): void {
+    const kernel = kernels.get(id);
+    const buffer = kernel && buffers.get(kernel);
+    if (kernel && buffer && running.has(kernel)) {
+      buffer[0] = 2;
+    }
+  }
+
+  protected initWorker(options: PyodideKernel.IOptions): Worker {
+    const started: IStarted = takeWorker({
+      by: 'kernel',
+      pyodideUrl: options.pyodideUrl,
+      loadPyodideOptions: (options.loadPyodideOptions || {}) as Record<string, unknown>,
+    });
+    buffers.set(this, started.interrupt);
+    return started.worker;
+  }
+
+  protected initRemoteOptions(options: PyodideKernel.IOptions): IPyodideWorkerKernel.IOptions {
+    // indexUrl (the packages) still comes from the real pyodideUrl; only loadPyodide is ours.
+    return { ...super.initRemoteOptions(options), pyodideUrl: BOOTED_PYODIDE };
+  }
+
+  async executeRequest(
+    content: KernelMessage.IExecuteRequestMsg['content'],
+  ): Promise<KernelMessage.IExecuteReplyMsg['content']> {
+    const buffer = buffers.get(this);
+    if (buffer) {
+      buffer[0] = 0; // an Interrupt pressed as the previous cell ended must not stop this one
+    }
+    running.add(this);
+    try {
+      return await super.executeRequest(content);
+    } finally {
+      running.delete(this);
+    }
+  }
+
+  async handleMessage(msg: KernelMessage.IMessage): Promise<void> {
+    if (msg.header.msg_type !== 'comm_info_request') {
+      return super.handleMessage(msg);
+    }
+    // As the base class answers its other requests: busy, the reply, idle.
+    this._status(msg, 'busy');
+    let content: KernelMessage.ICommInfoReplyMsg['content'] = { status: 'ok', comms: {} };
+    try {
+      content = await this.commInfoRequest(msg.content as KernelMessage.ICommInfoRequestMsg['content']);
+    } catch (error) {
+      // No widgets listed: the saved ones are still restored, and the kernel still goes idle.
+      console.warn('agent_team: comm_info_request failed', error);
+    }
+    this._send(
+      KernelMessage.createMessage<KernelMessage.ICommInfoReplyMsg>({
+        msgType: 'comm_info_reply',
+        channel: 'shell',
+        session: msg.header.session,
+        parentHeader: msg.header as KernelMessage.ICommInfoRequestMsg['header'],
+        content,
+      }),
+    );
+    this._status(msg, 'idle');
+  }
+
+  dispose(): void {
+    kernels.delete(this.id);
+    super.dispose();
+  }
+
+  private _status(parent: KernelMessage.IMessage, state: KernelMessage.Status): void {
+    this._send(
+      KernelMessage.createMessage<KernelMessage.IStatusMsg>({
+        msgType: 'status',
+        channel: 'iopub',
+        session: parent.header.session,
+        parentHeader: parent.header,
+        content: { execution_state: state },
+      }),
+    );
+  }
+
+  private _send: (msg: KernelMessage.IMessage) => void;
+}

@@ -1,0 +1,68 @@
+/**
+ * Starting a kernel worker: the same for the notebook page's early start (site/kernel_worker.py
+ * writes the same steps into the page, before any bundle loads), this plugin's start at
+ * activation, and a kernel that finds no worker waiting (a restarted kernel).
+ *
+ * A worker is one of this package's *.worker.js files: the kernel's own worker (unchanged) with
+ * boot.ts in front of it. It boots Pyodide as soon as it gets the `agentTeamBoot` message
+ * posted here, before the kernel asks it to initialize, and registers the interrupt buffer.
+ */
+
+/** What a worker needs to boot Pyodide: where it is, and how the kernel loads it. */
+export interface IBoot {
+  by: 'plugin' | 'kernel'; // who starts it (the page's script says "page")
+  pyodideUrl: string;
+  loadPyodideOptions: Record<string, unknown>;
+}
+
+/** A started worker, with the buffer the page writes SIGINT into (null if not isolated). */
+export interface IStarted {
+  worker: Worker;
+  interrupt: Uint8Array | null;
+}
+
+// Where the page's early start (and this plugin) leaves its worker for the first kernel.
+const WAITING = '__agentTeamWorker';
+
+// A variable, so that the bundler copies the worker files as they are instead of re-bundling
+// them as worker entry points (as the kernel itself does, see its initWorker).
+const createModuleWorker = (url: URL): Worker => new Worker(url, { type: 'module' });
+
+/** Start a worker and ask it to boot Pyodide now. */
+export function startWorker(boot: IBoot): IStarted {
+  const isolated = self.crossOriginIsolated;
+  const worker = createModuleWorker(
+    isolated
+      ? new URL('./coincident.worker.js', import.meta.url)
+      : new URL('./comlink.worker.js', import.meta.url),
+  );
+  // SharedArrayBuffer exists only in a cross-origin isolated page: Interrupt needs one.
+  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  const { pyodideUrl } = boot;
+  worker.postMessage({
+    agentTeamBoot: {
+      by: boot.by,
+      pyodideUrl,
+      indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1),
+      loadPyodideOptions: boot.loadPyodideOptions,
+      interrupt,
+    },
+  });
+  return { worker, interrupt };
+}
+
+/** Start a worker for the first kernel, unless the page already did (or is about to reload). */
+export function startEarly(boot: IBoot): void {
+  const g = globalThis as any;
+  if (!g[WAITING] && !g.__agentTeamReloading && typeof Worker !== 'undefined') {
+    g[WAITING] = startWorker(boot);
+  }
+}
+
+/** The worker started early, once: the first kernel takes it, later kernels start their own. */
+export function takeWorker(boot: IBoot): IStarted {
+  const g = globalThis as any;
+  const waiting: IStarted | null = g[WAITING] || null;
+  g[WAITING] = null;
+  return waiting || startWorker(boot);
+}
