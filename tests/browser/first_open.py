@@ -73,15 +73,17 @@ def problems(page, path: Path, timeout=60):
 RESTORE_RACE = "Error displaying widget: model not found"
 
 
-def problems_after_open(page, path: Path):
+def problems_after_open(page, path: Path, reloads=2):
     """problems() of the notebook just opened; after jupyterlab_widgets' restore race (only that),
-    those of a reload: the race must not happen twice in a row."""
+    those of a reload, at most `reloads` times: a page that shows it every time fails."""
     found = problems(page, path)
-    texts = page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output")
-    raced = [t for t in texts if t.strip() == RESTORE_RACE]
-    others = [t for t in texts if t.strip().startswith(PLACEHOLDERS) and t.strip() != RESTORE_RACE]
-    if found and raced and not others and all("saved widgets" in f for f in found):
-        print(f"{path.name}: {len(raced)} widgets hit jupyterlab_widgets' restore race; reloading once")
+    for _ in range(reloads):
+        texts = page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output")
+        raced = [t for t in texts if t.strip() == RESTORE_RACE]
+        others = [t for t in texts if t.strip().startswith(PLACEHOLDERS) and t.strip() != RESTORE_RACE]
+        if not (found and raced and not others and all("saved widgets" in f for f in found)):
+            break
+        print(f"{path.name}: {len(raced)} widgets hit jupyterlab_widgets' restore race; reloading")
         page.reload()
         lite.wait_kernel_idle(page, 180)
         found = problems(page, path)

@@ -7,6 +7,8 @@
 
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+import { ILoggerRegistry } from '@jupyterlab/logconsole';
+import type { ILogPayload } from '@jupyterlab/logconsole';
 import { IServiceWorkerManager, ServiceWorkerManager } from '@jupyterlite/apputils';
 import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
@@ -21,12 +23,13 @@ const kernel: JupyterFrontEndPlugin<void> = {
   description: 'The Pyodide kernel, started early, interruptible, answering comm_info_request.',
   autoStart: true,
   requires: [IKernelSpecs],
-  optional: [IKernelClient, IServiceWorkerManager],
+  optional: [IKernelClient, IServiceWorkerManager, ILoggerRegistry],
   activate: (
     app: JupyterFrontEnd,
     kernelspecs: IKernelSpecs,
     client: IKernelClient | null,
     serviceWorker: IServiceWorkerManager | null,
+    loggers: ILoggerRegistry | null,
   ) => {
     const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
     const config = settings[SETTINGS] || {};
@@ -57,6 +60,15 @@ const kernel: JupyterFrontEndPlugin<void> = {
       };
     }
 
+    // What the kernel logs (a failed start, Pyodide's warnings) goes to its notebook's log console.
+    const logger = ({ payload, kernelId }: { payload: ILogPayload; kernelId: string }) => {
+      for (const session of app.serviceManager.sessions.running()) {
+        if (session.kernel?.id === kernelId) {
+          loggers?.getLogger(session.path).log(payload);
+        }
+      }
+    };
+
     kernelspecs.register({
       spec: {
         name: 'python',
@@ -77,6 +89,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
           loadPyodideOptions: loadPyodideOptions as any,
           contentsManager: app.serviceManager.contents,
           browsingContextId: serviceWorker?.browsingContextId,
+          logger,
         });
       },
     });
