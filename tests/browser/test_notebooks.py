@@ -201,28 +201,9 @@ def answer_quizzes(page):
     return quizzes.count()
 
 
-def assert_kernel_started_early(page):
-    """The kernel runs in the site plugin's worker, which the notebook page itself started (before
-    JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (site/prewarm.py)."""
-    assert page.evaluate("globalThis.__agentTeamWorker") is None, "the early worker was not taken by the kernel"
-    workers = [w for w in page.workers if "/@agent-team/site-extension/static/" in w.url]
-    assert len(workers) == 1, [w.url for w in page.workers]
-    assert workers[0].evaluate("globalThis.__agentTeamStartedBy") == "page"
-    times = workers[0].evaluate("globalThis.__agentTeamTimes")
-    assert times and times["start"] <= times["booted"] <= times["imported"], times
-
-
-def test_interrupt_stops_a_running_cell(guarded, site_url):
-    """Kernel -> Interrupt stops `while True: pass` within 2 s; the kernel keeps its variables.
-
-    The test server sends no COOP/COEP headers (like GitHub Pages): the page must isolate itself
-    through the service worker (site/isolation.py) for the interrupt buffer to exist.
-    """
-    page, guard = guarded
-    lite.open_notebook(page, site_url, "smoke.ipynb")
-    assert page.evaluate("crossOriginIsolated")
-    assert_kernel_started_early(page)
-    result = page.evaluate("""async () => {
+# Runs `before = 41`, then `while True: pass`; presses Kernel -> Interrupt 1.5 s later; then
+# `print(before + 1)`: the loop's reply, the seconds it took to stop, and what the print gave.
+INTERRUPT_JS = """async () => {
       const app = window.jupyterapp, kernel = app.shell.currentWidget.sessionContext.session.kernel;
       const run = async (code) => {
         let out = '';
@@ -244,7 +225,36 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
       while (!reply && performance.now() - start < 30000) await new Promise((r) => setTimeout(r, 10));
       const seconds = (performance.now() - start) / 1000;
       return {seconds, reply, after: await run('print(before + 1)')};
-    }""")
+    }"""
+
+
+def assert_kernel_started_early(page):
+    """The kernel runs in the site plugin's worker, which the notebook page itself started (before
+    JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (site/prewarm.py)."""
+    assert page.evaluate("globalThis.__agentTeamWorker") is None, "the early worker was not taken by the kernel"
+    workers = [w for w in page.workers if "/@agent-team/site-extension/static/" in w.url]
+    assert len(workers) == 1, [w.url for w in page.workers]
+    assert workers[0].evaluate("globalThis.__agentTeamStartedBy") == "page"
+    times = workers[0].evaluate("globalThis.__agentTeamTimes")
+    assert times and times["start"] <= times["booted"] <= times["imported"], times
+
+
+def test_interrupt_stops_a_running_cell(guarded, site_url):
+    """Kernel -> Interrupt stops `while True: pass` within 2 s; the kernel keeps its variables.
+
+    The test server sends no COOP/COEP headers (like GitHub Pages): the page must isolate itself
+    through the service worker (site/isolation.py) for the interrupt buffer to exist.
+    """
+    page, guard = guarded
+    console = []  # what the page logged: shown if the test fails
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"[:300]))
+    lite.open_notebook(page, site_url, "smoke.ipynb")
+    assert page.evaluate("crossOriginIsolated")
+    assert_kernel_started_early(page)
+    try:
+        result = page.evaluate(INTERRUPT_JS)
+    except Exception as e:  # noqa: BLE001 -- a Playwright error: add the page's own log to it
+        raise AssertionError(f"{e}\npage log:\n" + "\n".join(c for c in console if not c.startswith("debug"))) from None
     assert "early" not in result, f"the loop ended by itself: {result}"
     print(f"interrupt: the loop stopped {result['seconds']:.2f} s after Kernel -> Interrupt")
     assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result

@@ -26,8 +26,10 @@ const BOOTED_PYODIDE = new URL('./booted-pyodide.mjs', import.meta.url).href;
 // Set from inside the base class's constructor (initWorker), before this class's own fields
 // exist: so kept beside the kernel, not on it.
 const buffers = new WeakMap<object, Uint8Array | null>();
-const running = new WeakSet<object>();
+// The execution running now, one token per execute_request (none while idle).
+const running = new WeakMap<object, object>();
 const kernels = new Map<string, AgentTeamKernel>();
+const SIGINTS = 4;
 
 export class AgentTeamKernel extends PyodideKernel {
   constructor(options: PyodideKernel.IOptions) {
@@ -36,13 +38,27 @@ export class AgentTeamKernel extends PyodideKernel {
     kernels.set(this.id, this);
   }
 
-  /** Interrupt the kernel `id` if it is one of ours and is running a cell. */
+  /**
+   * Interrupt the kernel `id` if it is one of ours and is running a cell. SIGINT is sent again,
+   * a second apart (at most SIGINTS times), while that same cell still runs: one that reaches
+   * Python before the cell's own code starts (the request still on its way to the worker) can
+   * be spent in the kernel's machinery, and the cell would then go on running.
+   */
   static interrupt(id: string): void {
     const kernel = kernels.get(id);
     const buffer = kernel && buffers.get(kernel);
-    if (kernel && buffer && running.has(kernel)) {
-      buffer[0] = 2;
+    const cell = kernel && running.get(kernel);
+    if (!kernel || !buffer || !cell) {
+      return;
     }
+    let sent = 0;
+    const send = () => {
+      if (running.get(kernel) === cell && sent++ < SIGINTS) {
+        buffer[0] = 2;
+        setTimeout(send, 1000);
+      }
+    };
+    send();
   }
 
   protected initWorker(options: PyodideKernel.IOptions): Worker {
@@ -67,11 +83,14 @@ export class AgentTeamKernel extends PyodideKernel {
     if (buffer) {
       buffer[0] = 0; // an Interrupt pressed as the previous cell ended must not stop this one
     }
-    running.add(this);
+    const cell = {};
+    running.set(this, cell);
     try {
       return await super.executeRequest(content);
     } finally {
-      running.delete(this);
+      if (running.get(this) === cell) {
+        running.delete(this);
+      }
     }
   }
 
