@@ -50,7 +50,7 @@ ROOT = wheels.ROOT
 WORK = ROOT / "build" / "site"
 LITE = WORK / "lite"
 DIST = WORK / "dist"
-KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+KERNEL_PLUGIN = check.KERNEL_PLUGIN
 PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
 # Wheels the site ships (normalized names from site/wheels.txt); the rest are test-only.
 SITE_WHEELS = [

@@ -17,8 +17,9 @@ import re
 import sys
 from pathlib import Path
 
+from prewarm import NAME as SITE_EXTENSION  # site/ is on sys.path: check.py runs from there
+
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
-SITE_EXTENSION = json.loads((Path(__file__).resolve().parent / "extension" / "package.json").read_text())["name"]
 LOCAL_PYODIDE = "./static/pyodide/pyodide.mjs"
 CDN_HOSTS = [
     "cdn.jsdelivr.net", "unpkg.com", "pypi.org", "files.pythonhosted.org", "cdnjs.cloudflare.com",

@@ -18,11 +18,10 @@ everything works except Interrupt, and README says what to do.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-from pages import add_to_pages
+from pages import add_to_pages, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "service-worker.js"
 WORKER = "agent-team-service-worker.js"
@@ -51,10 +50,10 @@ PAGE_SCRIPT = (
 def patch(out: Path, app_version: str) -> None:
     """The site's service worker, in the built site `out` (after prewarm.patch)."""
     shutil.copy2(SOURCE, out / WORKER)
-    lite = out / "jupyter-lite.json"
-    config = json.loads(lite.read_text())
-    data = config["jupyter-config-data"]
-    data["disabledExtensions"] = [REPLACED if p == PLUGIN else p for p in data["disabledExtensions"]]
-    data.setdefault("litePluginSettings", {})[PLUGIN] = {"workerUrl": WORKER}
-    lite.write_text(json.dumps(config, indent=2))
+
+    def use_the_sites_worker(data):
+        data["disabledExtensions"] = [REPLACED if p == PLUGIN else p for p in data["disabledExtensions"]]
+        data.setdefault("litePluginSettings", {})[PLUGIN] = {"workerUrl": WORKER}
+
+    edit_config(out, use_the_sites_worker)
     add_to_pages(out, PAGE_SCRIPT.replace("{version}", app_version))

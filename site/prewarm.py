@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pages import add_to_pages
+from pages import add_to_pages, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "extension"
 BUILT = SOURCE.parents[1] / "build" / "site-extension"
@@ -68,8 +68,5 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
         "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
     add_to_pages(out, script)
     # ...and from the plugin, when it activates, if no page did (a page of another app).
-    lite = out / "jupyter-lite.json"
-    config = json.loads(lite.read_text())
-    settings = config["jupyter-config-data"].setdefault("litePluginSettings", {})
-    settings[f"{NAME}:kernel"] = {"startEarly": True}
-    lite.write_text(json.dumps(config, indent=2))
+    edit_config(out, lambda data: data.setdefault("litePluginSettings", {}).update(
+        {f"{NAME}:kernel": {"startEarly": True}}))

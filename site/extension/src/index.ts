@@ -16,6 +16,7 @@ import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
+const SW_ID = '@agent-team/site-extension:service-worker';
 const SETTINGS = '@jupyterlite/pyodide-kernel-extension:kernel';
 
 const kernel: JupyterFrontEndPlugin<void> = {
@@ -102,16 +103,16 @@ const kernel: JupyterFrontEndPlugin<void> = {
  * site/isolation.py in place of JupyterLite's plugin, which does the same with its own worker.
  */
 const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
-  id: '@agent-team/site-extension:service-worker',
+  id: SW_ID,
   description: "Registers the site's service worker, which isolates the pages.",
   autoStart: true,
   provides: IServiceWorkerManager,
   optional: [IKernelClient],
   activate: (app: JupyterFrontEnd, client: IKernelClient | null) => {
     const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
-    const { workerUrl } = settings['@agent-team/site-extension:service-worker'] || {};
+    const { workerUrl } = settings[SW_ID] || {};
     if (!workerUrl) {
-      throw new Error('@agent-team/site-extension:service-worker: no workerUrl in jupyter-lite.json');
+      throw new Error(`${SW_ID}: no workerUrl in jupyter-lite.json`);
     }
     const manager = new ServiceWorkerManager({
       contents: app.serviceManager.contents,
