@@ -116,17 +116,24 @@ def bare_boot(playwright, base):
     return out
 
 
+JS_KERNEL_MARKS = """() => Object.fromEntries(performance.getEntriesByType('mark')
+  .filter(m => m.name.startsWith('agent-team:')).map(m => [m.name.slice(11), m.startTime / 1000]))"""
+
+
 def worker_stages(page):
-    """Seconds from navigation at which the kernel's worker finished each stage (site/extension/src/boot.ts)."""
+    """Seconds from navigation at which the kernel's worker finished each stage (site/extension/src/boot.ts),
+    and at which JupyterLab created the kernel and the kernel was ready (its marks, kernel.ts)."""
     origin = page.evaluate("() => performance.timeOrigin")
+    stages = {k.replace("-", "_"): round(v, 3) for k, v in page.evaluate(JS_KERNEL_MARKS).items()}
     for worker in page.workers:
         try:
             times = worker.evaluate("() => globalThis.__agentTeamTimes || null")
         except Exception:  # noqa: BLE001 -- not our worker
             times = None
         if times:
-            return {k: round((v - origin) / 1000, 3) for k, v in times.items()}
-    return {}
+            stages.update({k: round((v - origin) / 1000, 3) for k, v in times.items()})
+            break
+    return dict(sorted(stages.items(), key=lambda kv: kv[1]))
 
 
 def course_start(playwright, base, path, timeline=False):

@@ -8,6 +8,7 @@ already built with tests/browser/notebooks in it instead of building one (handy 
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -52,14 +53,32 @@ def browser():
 
 
 @pytest.fixture
-def guarded(browser, site_url):
-    """(page, guard) in a fresh context; fails the test if any non-local request was attempted."""
+def guarded(request, browser, site_url):
+    """(page, guard) in a fresh context; fails the test if any non-local request was attempted.
+
+    What the page and its workers log is kept, and shown under a failed test ("page log"): a
+    kernel that stops answering leaves no other trace.
+    """
     import lite
 
     page, guard = lite.new_page(browser, site_url)
+    start = time.monotonic()
+    log = request.node.page_log = []
+    page.on("console", lambda m: log.append(f"{time.monotonic() - start:7.2f} {m.type}: {m.text}"[:500]))
+    page.on("pageerror", lambda e: log.append(f"{time.monotonic() - start:7.2f} pageerror: {e}"[:500]))
     yield page, guard
     page.context.close()
     assert not guard.blocked, f"requests to other origins: {guard.blocked}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    log = getattr(item, "page_log", None)
+    if report.failed and log:
+        # The last lines, without the debug chatter (JupyterLab logs every message at debug level).
+        lines = [line for line in log if " debug: " not in line][-200:]
+        report.sections.append(("page log", "\n".join(lines)))
 
 
 sys.path.insert(0, str(HERE))

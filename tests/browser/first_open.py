@@ -38,8 +38,22 @@ def stored(path: Path):
 
 
 def problems(page, path: Path, timeout=60):
-    """What differs from the stored outputs in the open notebook (an empty list: nothing)."""
-    streams, svgs, widgets = stored(path)
+    """What differs from the stored outputs in the open notebook (an empty list: nothing).
+
+    Looked at again every half second until nothing differs or `timeout` s have passed: the widget
+    manager restores the saved widgets only once the kernel answers, and on a loaded machine the
+    notebook may still be drawing its outputs when the kernel is already idle.
+    """
+    expected = stored(path)
+    deadline = time.monotonic() + timeout
+    while True:
+        found = _differences(page, *expected)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.5)
+
+
+def _differences(page, streams, svgs, widgets):
     found = []
     rendered = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, STDOUT))
     commas = [line for line in rendered.splitlines() if line.startswith(",")]
@@ -48,15 +62,9 @@ def problems(page, path: Path, timeout=60):
     missing = [s for s in streams if s.rstrip("\n") not in rendered]
     if missing:
         found.append(f"{len(missing)} stored printed outputs not shown as stored, e.g. {missing[0][:80]!r}")
-    # The widget manager restores the saved widgets once the kernel answers: give it time.
-    deadline = time.monotonic() + timeout
-    while True:
-        views = page.locator(".jp-OutputArea-output > .jupyter-widgets").count()
-        texts = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output"))
-        waiting = [p for p in PLACEHOLDERS if p in texts]
-        if (views >= widgets and not waiting) or time.monotonic() > deadline:
-            break
-        time.sleep(0.5)
+    views = page.locator(".jp-OutputArea-output > .jupyter-widgets").count()
+    texts = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output"))
+    waiting = [p for p in PLACEHOLDERS if p in texts]
     if waiting or views < widgets:
         found.append(f"{widgets} saved widgets, {views} rendered; placeholders shown: {waiting}")
     # Widget views draw SVG too: count only drawings outside them.

@@ -246,15 +246,10 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     through the service worker (site/isolation.py) for the interrupt buffer to exist.
     """
     page, guard = guarded
-    console = []  # what the page logged: shown if the test fails
-    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"[:300]))
     lite.open_notebook(page, site_url, "smoke.ipynb")
     assert page.evaluate("crossOriginIsolated")
     assert_kernel_started_early(page)
-    try:
-        result = page.evaluate(INTERRUPT_JS)
-    except Exception as e:  # noqa: BLE001 -- a Playwright error: add the page's own log to it
-        raise AssertionError(f"{e}\npage log:\n" + "\n".join(c for c in console if not c.startswith("debug"))) from None
+    result = page.evaluate(INTERRUPT_JS)
     assert "early" not in result, f"the loop ended by itself: {result}"
     print(f"interrupt: the loop stopped {result['seconds']:.2f} s after Kernel -> Interrupt")
     assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result

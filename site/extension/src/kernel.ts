@@ -36,6 +36,9 @@ export class AgentTeamKernel extends PyodideKernel {
     super(options);
     this._send = options.sendMessage;
     kernels.set(this.id, this);
+    // Read by bench/bench.py: when JupyterLab asked for the kernel, and when it was ready.
+    performance.mark('agent-team:kernel-created');
+    this.ready.then(() => performance.mark('agent-team:kernel-ready'), () => {});
   }
 
   /**
