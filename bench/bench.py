@@ -150,9 +150,13 @@ def course_start(playwright, base, path, timeline=False):
         guard.bytes = guard.requests = 0
         t0 = time.monotonic()
         idle = lite.open_notebook(page, base, path)
-        sample = {"idle": idle, "stages": worker_stages(page)}
+        sample = {"idle": idle}
         if kind == "cold":
             sample["first_output"] = page.evaluate(JS_FIRST_OUTPUT)["seconds"]
+            # A learner comes back later: by then the first visit's snapshot is stored.
+            lite.wait_snapshot_stored(page)
+        sample["snapshot"] = lite.snapshot_state(page)
+        sample["stages"] = worker_stages(page)  # with the time it was stored
         page.wait_for_timeout(300)  # let the last responses finish for the byte count
         sample.update(bytes=guard.bytes, requests=guard.requests)
         out[kind] = sample
@@ -187,9 +191,14 @@ def summary(samples, bare):
         idle = median([r["idle"] for r in runs])
         out[prefix + "kernel_idle_s"] = round(idle, 3)
         out[prefix + "kernel_idle_ratio"] = round(idle / bare[kind], 2)
+        # what the kernel's worker did with the snapshot, per sample: "stored" (a start afresh that
+        # stored one), "restored", or "none"/None (the no-snapshot variants)
+        out[prefix + "snapshot"] = [r.get("snapshot") for r in runs]
         names = {k for r in runs for k in r["stages"]}
-        # seconds from navigation: the worker got the prewarm request, Pyodide and every preloaded
-        # package were ready, the kernel's imports were done
+        # seconds from navigation: the worker got the prewarm request (start), JupyterLab created
+        # the kernel (kernel_created), Pyodide and every preloaded package were ready (booted), the
+        # kernel's imports were done (imported; both the restore's end for a restored snapshot),
+        # the kernel was ready (kernel_ready), the snapshot was stored (stored)
         out[prefix + "worker_stages_s"] = {k: round(median([r["stages"][k] for r in runs if k in r["stages"]]), 3)
                                            for k in sorted(names, key=lambda k: median(
                                                [r["stages"][k] for r in runs if k in r["stages"]]))}
@@ -308,6 +317,7 @@ def report(result, variants, runs):
         for prefix, kind in (("", "cold"), ("warm_", "warm")):
             stages = r[prefix + "worker_stages_s"]
             print(f"    {kind}: {r[prefix + 'load_bytes'] / 1e6:.1f} MB in {r[prefix + 'load_requests']} requests"
+                  f"; snapshot {'/'.join(str(x) for x in r[prefix + 'snapshot'])}"
                   + ("; worker (s from navigation): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
                      if stages else ""))
     print(f"first output (shipped): +{result['first_output_after_idle_s']:.2f} s after idle, "

@@ -43,6 +43,7 @@ import check  # noqa: E402
 import contents  # noqa: E402
 import isolation  # noqa: E402
 import prewarm  # noqa: E402
+import snapshot  # noqa: E402
 import wheels  # noqa: E402
 from wheels import norm  # noqa: E402
 
@@ -229,6 +230,7 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     prewarm.patch(out, settings["loadPyodideOptions"])
+    snapshot.patch(out, settings["loadPyodideOptions"])
     # after prewarm, so that its page script comes first: a page about to reload starts no worker
     isolation.patch(out, json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"])
     check.check_site(out, preload=PRELOAD)

@@ -13,11 +13,11 @@ import variants  # noqa: E402
 
 def test_names_map_to_levers():
     assert variants.levers_off("shipped") == []
-    assert variants.levers_off("no-levers") == ["prewarm", "service-worker"]
+    assert variants.levers_off("no-levers") == ["prewarm", "service-worker", "snapshot"]
     assert variants.levers_off("no-prewarm") == ["prewarm"]
 
 
-@pytest.mark.parametrize("name", ["prewarm", "no-snapshot", "no-prewarm+fast"])
+@pytest.mark.parametrize("name", ["prewarm", "no-snapshots", "no-prewarm+fast"])
 def test_unknown_variant_says_what_exists(name):
     with pytest.raises(SystemExit, match="use shipped, no-levers or no-<lever>"):
         variants.levers_off(name)

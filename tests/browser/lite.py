@@ -144,6 +144,32 @@ def run_all(page, timeout=300):
     return page.evaluate("() => window.__runAll.ok"), time.monotonic() - start
 
 
+def worker_value(page, name):
+    """globalThis[name] in the page's kernel worker (None if no worker of the site's plugin has it)."""
+    for worker in page.workers:
+        try:
+            value = worker.evaluate(f"() => globalThis.{name}")
+        except Exception:  # noqa: BLE001 -- a worker gone with its page
+            continue
+        if value is not None:
+            return value
+    return None
+
+
+def snapshot_state(page):
+    """What the kernel's worker did with its memory snapshot (site/extension/src/boot.ts):
+    "restored", "storing", "stored", "not stored" or "none"."""
+    return worker_value(page, "__agentTeamSnapshot")
+
+
+def wait_snapshot_stored(page, timeout=60):
+    """The snapshot state once the worker is no longer storing one (at most `timeout` s)."""
+    deadline = time.monotonic() + timeout
+    while snapshot_state(page) == "storing" and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return snapshot_state(page)
+
+
 def cells(page):
     """The notebook as the browser has it now (nbformat cell dicts, outputs included)."""
     return page.evaluate(JS_CELLS)

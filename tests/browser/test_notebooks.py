@@ -126,7 +126,10 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     assert page.evaluate("crossOriginIsolated"), "the page is not cross-origin isolated: no Interrupt"
     assert not first_open.problems_after_open(page, disk_path), f"{site_path} on first open"
     if site_path[:2].isdigit():  # a learner form: what they see after saving their work and coming back
+        # ... to a kernel restored from the snapshot the first visit stored (test_snapshot.py)
+        assert lite.wait_snapshot_stored(page) == "stored"
         first_open.save_and_reload(page)
+        assert lite.snapshot_state(page) == "restored"
         assert not first_open.problems_after_open(page, disk_path), f"{site_path} after a save and a reload"
     went_through, seconds = lite.run_all(page)
     cells = lite.cells(page)
