@@ -7,14 +7,15 @@ each of them twice: *cold* (a fresh browser profile: empty cache and storage, a 
 *warm* (a new tab in the same browser profile right after: the disk cache, service worker and
 storage of the first visit, a learner coming back); and the run-all time of every notebook.
 (b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
-builds it, and by default `no-levers` (neither start-up lever), so what they buy is visible;
-`--variants shipped,no-prewarm,no-service-worker` shows one lever at a time.
+builds it, and by default `no-levers` (none of the start-up levers), so what they buy is visible;
+`--variants shipped,no-prewarm,no-service-worker,no-snapshot` shows one lever at a time. A warm
+sample starts once the cold one's kernel snapshot is stored (a learner comes back later).
 Samples are interleaved (bare, then each variant, --repeat times) and the medians reported with
 their ratio to (a) of the same kind (cold to cold, warm to warm), with the load average, since
 timings on a shared machine are noisy. Results go to bench/results.json.
 Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
-    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,no-levers]
+    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,no-snapshot,no-levers]
                           [--no-build] [--no-run-all] [--timeline]
 """
 
@@ -52,7 +53,10 @@ JS_FIRST_OUTPUT = """async () => {
   const i = nb.widgets.findIndex(c => c.model.type === 'code' && c.model.sharedModel.getSource().trim());
   nb.activeCellIndex = i;
   const t0 = performance.now();
-  await app.commands.execute('notebook:run-cell');
+  // A kernel that never answers must fail the bench, not stall it.
+  const ran = await Promise.race([app.commands.execute('notebook:run-cell').then(() => true),
+                                  new Promise(r => setTimeout(() => r(false), 60000))]);
+  if (!ran) throw new Error('the first code cell of ' + panel.context.path + ' did not finish within 60 s');
   const cell = nb.widgets[i];
   while (cell.model.outputs.length === 0 && performance.now() - t0 < 30000) {
     await new Promise(r => setTimeout(r, 5));
@@ -225,7 +229,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, default=ROOT / "_output")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--variants", default="shipped,no-levers",
+    ap.add_argument("--variants", default="shipped,no-snapshot,no-levers",
                     help="comma-separated: shipped, no-levers, no-<lever> (bench/variants.py); shipped first")
     ap.add_argument("--no-build", action="store_true", help="use the sites as they are")
     ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")

@@ -144,6 +144,26 @@ def run_all(page, timeout=300):
     return page.evaluate("() => window.__runAll.ok"), time.monotonic() - start
 
 
+# Run code in the open notebook's kernel, not in a cell: {status of the reply, what it printed}.
+JS_EXECUTE = """async ([code, seconds]) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  let out = '';
+  const future = kernel.requestExecute({code});
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+  };
+  const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
+  const reply = await Promise.race([future.done, timeout]);
+  return {status: reply ? reply.content.status : `no reply within ${seconds} s`, out};
+}"""
+
+
+def execute(page, code, timeout=30):
+    """Run `code` in the kernel of the open notebook: {"status": "ok" or ..., "out": printed text}."""
+    return page.evaluate(JS_EXECUTE, [code, timeout])
+
+
 def worker_value(page, name):
     """globalThis[name] in the page's kernel worker (None if no worker of the site's plugin has it)."""
     for worker in page.workers:

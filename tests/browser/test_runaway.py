@@ -45,18 +45,6 @@ JS_SET_SOURCES = """(changes) => {
   model.sharedModel.insertCell(0, {cell_type: 'code', source: 'SENTINEL = 42', metadata: {}});
   return model.cells.length;
 }"""
-JS_EXECUTE = """async (code) => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  let out = '';
-  const future = kernel.requestExecute({code});
-  future.onIOPub = (msg) => {
-    if (msg.header.msg_type === 'stream') out += msg.content.text;
-    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
-  };
-  const timeout = new Promise((r) => setTimeout(() => r(null), 30000));
-  const reply = await Promise.race([future.done, timeout]);
-  return {status: reply ? reply.content.status : 'no reply within 30 s', out};
-}"""
 
 
 def is_exercise(cell):
@@ -117,5 +105,5 @@ def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path)
     assert "did not return" in text, f"{site_path}: no output says the function did not return"
     assert seconds <= RUN_ALL_SECONDS, f"{site_path}: run all took {seconds:.1f} s (> {RUN_ALL_SECONDS} s)"
 
-    after = page.evaluate(JS_EXECUTE, "print(SENTINEL)")
+    after = lite.execute(page, "print(SENTINEL)")
     assert after == {"status": "ok", "out": "42\n"}, f"{site_path}: the kernel lost its state: {after}"

@@ -18,18 +18,6 @@ from test_notebooks import INTERRUPT_JS
 NOTEBOOK = "smoke.ipynb"
 CACHE = "agent-team-kernel"
 
-JS_EXECUTE = """async (code) => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  let out = '';
-  const future = kernel.requestExecute({code});
-  future.onIOPub = (msg) => {
-    if (msg.header.msg_type === 'stream') out += msg.content.text;
-    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
-  };
-  const timeout = new Promise((r) => setTimeout(() => r(null), 60000));
-  const reply = await Promise.race([future.done, timeout]);
-  return reply ? out : 'no reply within 60 s';
-}"""
 JS_CACHED = f"""async () => {{
   const cache = await caches.open('{CACHE}');
   return (await cache.keys()).map(r => new URL(r.url).pathname);
@@ -67,7 +55,7 @@ def test_a_return_visit_restores_the_snapshot_of_this_build(guarded, site_url, s
 
     lite.open_notebook(page, site_url, NOTEBOOK)
     assert lite.snapshot_state(page) in ("storing", "stored"), "a first visit starts afresh and stores a snapshot"
-    first = page.evaluate(JS_EXECUTE, CHECK)
+    first = lite.execute(page, CHECK, 60)["out"]
     assert lite.wait_snapshot_stored(page) == "stored"
     cached = sorted(page.evaluate(JS_CACHED))
     assert cached == [f"/static/pyodide/agent-team-snapshot/{key}/{p}" for p in ("files", "heap")], cached
@@ -77,7 +65,7 @@ def test_a_return_visit_restores_the_snapshot_of_this_build(guarded, site_url, s
         page.reload()
         lite.wait_kernel_idle(page, 120)
         assert lite.snapshot_state(page) == "restored"
-        out = page.evaluate(JS_EXECUTE, CHECK)
+        out = lite.execute(page, CHECK, 60)["out"]
         version, path, graded_before = out.split()[:3]
         assert version == lock_version(site_dir), out
         assert path == "/lib/python3.14/site-packages/agent_team/__init__.py", out
@@ -101,7 +89,7 @@ def test_a_damaged_snapshot_means_a_normal_start(guarded, site_url, site_dir):
     lite.open_notebook(page, site_url, NOTEBOOK)
     assert lite.snapshot_state(page) in ("storing", "stored")
     assert any("snapshot could not be restored" in line for line in log), log[-20:]
-    assert page.evaluate(JS_EXECUTE, "print(6 * 7)") == "42\n"
+    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
     assert lite.wait_snapshot_stored(page) == "stored"
     page.reload()
     lite.wait_kernel_idle(page, 120)
