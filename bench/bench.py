@@ -129,14 +129,8 @@ def worker_stages(page):
     and at which JupyterLab created the kernel and the kernel was ready (its marks, kernel.ts)."""
     origin = page.evaluate("() => performance.timeOrigin")
     stages = {k.replace("-", "_"): round(v, 3) for k, v in page.evaluate(JS_KERNEL_MARKS).items()}
-    for worker in page.workers:
-        try:
-            times = worker.evaluate("() => globalThis.__agentTeamTimes || null")
-        except Exception:  # noqa: BLE001 -- not our worker
-            times = None
-        if times:
-            stages.update({k: round((v - origin) / 1000, 3) for k, v in times.items()})
-            break
+    times = lite.worker_value(page, "__agentTeamTimes") or {}
+    stages.update({k: round((v - origin) / 1000, 3) for k, v in times.items()})
     return dict(sorted(stages.items(), key=lambda kv: kv[1]))
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-import lite
+import lite  # first: it puts site/ on sys.path
+import check  # site/check.py
 import snapshot  # site/snapshot.py
 from test_notebooks import INTERRUPT_JS
 
@@ -33,9 +34,7 @@ CHECK = ("import agent_team, random, sys\n"
 
 
 def expected_key(site_dir):
-    options = json.loads((site_dir / "jupyter-lite.json").read_text())["jupyter-config-data"][
-        "litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
-    return snapshot.key(site_dir, options)
+    return snapshot.key(site_dir, check.kernel_settings(site_dir)["loadPyodideOptions"])
 
 
 def lock_version(site_dir, name="agent-team"):

@@ -40,11 +40,14 @@ self.addEventListener('message', (event: MessageEvent) => {
 const IMPORTS = 'import piplite.piplite\nimport pyodide_kernel';
 
 async function start(boot: IBootMessage, times: Record<string, number>): Promise<any> {
-  const pyodideModule = await import(/* webpackIgnore: true */ boot.pyodideUrl);
-  const where = await snapshot.place(boot.indexUrl).catch((error) => {
-    console.warn('agent_team: no kernel snapshot here', error);
-    return null;
-  });
+  // Both at once: the key's request is not to delay Pyodide's start.
+  const [pyodideModule, where] = await Promise.all([
+    import(/* webpackIgnore: true */ boot.pyodideUrl),
+    snapshot.place(boot.indexUrl).catch((error) => {
+      console.warn('agent_team: no kernel snapshot here', error);
+      return null;
+    }),
+  ]);
   let pyodide = where && (await snapshot.restore(pyodideModule, boot.indexUrl, where));
   // globalThis.__agentTeamSnapshot: "restored", "stored" (or "storing", "not stored") or "none"
   if (pyodide) {
@@ -62,7 +65,7 @@ async function start(boot: IBootMessage, times: Record<string, number>): Promise
     // Taken now, before the kernel runs anything: stored while the kernel goes on starting.
     const taken = where && snapshot.take(pyodide);
     g.__agentTeamSnapshot = taken ? 'storing' : 'none';
-    if (where && taken) {
+    if (taken) {
       snapshot.store(where, taken).then(
         () => {
           g.__agentTeamSnapshot = 'stored';
