@@ -258,3 +258,25 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result
     assert result["seconds"] <= 2, f"the interrupt took {result['seconds']:.1f} s"
     assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
+
+
+def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_url):
+    """A learner runs part 1 (new widgets), saves, comes back: the widgets show again, drawn from the
+    state saved in the notebook (site/overrides.json: the widget manager's saveState), not "Error
+    displaying widget: model not found" until every cell is run again."""
+    page, guard = guarded
+    lite.open_notebook(page, site_url, "01_architecture.ipynb")
+    went_through, _ = lite.run_all(page)
+    assert went_through
+    widgets = sum(lite.WIDGET_MIME in o.get("data", {}) for o in lite.outputs(lite.cells(page)))
+    assert widgets, "part 1 shows widgets"
+    first_open.save_and_reload(page)
+    texts = page.evaluate(first_open.JS_OUTPUT_TEXTS, ".jp-OutputArea-output")
+    for _ in range(40):  # the widget manager restores them once the kernel answers
+        if page.locator(".jp-OutputArea-output > .jupyter-widgets").count() >= widgets:
+            break
+        page.wait_for_timeout(500)
+        texts = page.evaluate(first_open.JS_OUTPUT_TEXTS, ".jp-OutputArea-output")
+    placeholders = [t.strip()[:60] for t in texts if t.strip().startswith(first_open.PLACEHOLDERS)]
+    assert not placeholders, placeholders
+    assert page.locator(".jp-OutputArea-output > .jupyter-widgets").count() >= widgets
