@@ -498,7 +498,15 @@ for rnd in range(1, 6):
     out = try_it(nits_reviewer, GOAL, view, what="your nits_reviewer")
     if out is None:  # try_it has said why (not written yet, an error, or no return within 2 s)
         break
-    verdict, problem = read_verdict(out["patches"][0]["content"])
+    try:  # the shape check the supervisor makes before it uses an output
+        out = check_output("reviewer", out)
+    except BadOutput as err:
+        print(f"round {rnd}: the supervisor would refuse this output: {err}")
+        break
+    if not out["patches"] or type(out["patches"][0]) is not dict:
+        print(f"round {rnd}: no verdict: a reviewer writes it as a patch of REVIEW.json")
+        break
+    verdict, problem = read_verdict(out["patches"][0].get("content"))
     trace.append({"type": "turn", "round": rnd, "role": "reviewer", "verdict": verdict})
     print(f"round {rnd}: asked before {view['past_verdicts'].count('request_changes')}, "
           f"verdict {verdict['verdict'] if verdict else problem}, message {out['message'][:40]!r}")
