@@ -13,6 +13,7 @@ import { IServiceWorkerManager, ServiceWorkerManager } from '@jupyterlite/apputi
 import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
+import { savedWidgets } from './saved-widgets';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
@@ -129,4 +130,4 @@ const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
   },
 };
 
-export default [kernel, serviceWorker];
+export default [kernel, serviceWorker, savedWidgets];

@@ -1,0 +1,84 @@
+/**
+ * Widget state saved with a notebook: keep what the notebook still shows.
+ *
+ * With saveState on (site/overrides.json), jupyterlab_widgets writes the state of the widgets
+ * whose kernel is alive into the notebook's metadata at every save, and only theirs. In
+ * JupyterLite the kernel dies with the page, so a notebook opened with stored widgets and saved
+ * before running them lost their state, and showed "Error displaying widget: model not found"
+ * once reloaded. Here the state written is completed by the state the notebook had before, for
+ * the widgets its outputs still show (and the widgets those contain); the rest is dropped, so a
+ * notebook run again and again does not grow.
+ *
+ * Pure functions on nbformat JSON; saved-widgets.ts wires them to the notebooks.
+ */
+
+export const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
+export const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
+
+type Json = any;
+
+/** The `state` map of a notebook's "widgets" metadata, or null when it has none. */
+function states(metadata: Json): Record<string, Json> | null {
+  const state = metadata?.[WIDGET_STATE]?.state;
+  return state && typeof state === 'object' && !Array.isArray(state) ? state : null;
+}
+
+/**
+ * The ids of the widget models a piece of JSON refers to: a view output's model_id, a
+ * container's "IPY_MODEL_<id>" children, the view outputs stored inside an Output widget.
+ */
+export function referencedModels(json: Json): Set<string> {
+  const found = new Set<string>();
+  const text = JSON.stringify(json ?? null);
+  for (const pattern of [/IPY_MODEL_([\w-]+)/g, /"model_id":"([\w-]+)"/g]) {
+    for (const match of text.matchAll(pattern)) {
+      found.add(match[1]);
+    }
+  }
+  return found;
+}
+
+/** The ids of the models the outputs of a notebook's cells show. */
+export function shownModels(cells: Json[]): Set<string> {
+  const outputs = (Array.isArray(cells) ? cells : []).map(cell => cell?.outputs ?? []);
+  return referencedModels(outputs);
+}
+
+/**
+ * The "widgets" metadata to save: `written` (what jupyterlab_widgets wrote), plus, from
+ * `before`, the state of every model the notebook's outputs still show, directly or inside
+ * another shown model, that `written` lacks. Returns `written` itself when nothing is added.
+ */
+export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Json {
+  const now = states(written);
+  const old = states(before);
+  if (!now || !old) {
+    return written;
+  }
+  const added: Record<string, Json> = {};
+  const todo = [...shownModels(cells)];
+  const seen = new Set<string>(todo);
+  while (todo.length) {
+    const id = todo.pop() as string;
+    const entry = id in now ? now[id] : old[id];
+    if (!entry || typeof entry !== 'object') {
+      continue; // unknown, or not a model's state
+    }
+    if (!(id in now)) {
+      added[id] = entry;
+    }
+    for (const child of referencedModels(entry)) {
+      if (!seen.has(child)) {
+        seen.add(child);
+        todo.push(child);
+      }
+    }
+  }
+  if (!Object.keys(added).length) {
+    return written;
+  }
+  return {
+    ...written,
+    [WIDGET_STATE]: { ...written[WIDGET_STATE], state: { ...added, ...now } },
+  };
+}
