@@ -67,6 +67,9 @@ def _differences(page, streams, svgs, widgets):
     waiting = [p for p in PLACEHOLDERS if p in texts]
     if waiting or views < widgets:
         found.append(f"{widgets} saved widgets, {views} rendered; placeholders shown: {waiting}")
+    if page.evaluate(lite.JS_MODIFIED):
+        found.append("marked modified though nothing was changed: closing asks to save, autosave stores "
+                     "a copy (site/extension/src/unchanged.ts)")
     # Widget views draw SVG too: count only drawings outside them.
     drawn = page.locator(".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg").count()
     if drawn < svgs:
@@ -101,7 +104,7 @@ def problems_after_open(page, path: Path, reloads=2):
 def save_and_reload(page, timeout=180):
     """Save the open notebook (to the browser's storage, as a learner does), reload the page."""
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty",
+    page.wait_for_function("() => !(" + lite.JS_MODIFIED + ")()",
                            timeout=30_000)
     page.reload()
     lite.wait_kernel_idle(page, timeout)

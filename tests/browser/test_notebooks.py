@@ -295,6 +295,7 @@ def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_u
         page.evaluate(JS_START_RUN_TO_FIRST_WIDGET, lite.WIDGET_MIME)
         page.wait_for_function(lite.JS_RUN_ALL_DONE, timeout=120_000, polling=50)
         assert page.evaluate("() => window.__runAll.ok")
+    assert page.evaluate(lite.JS_MODIFIED), "a run changes the notebook: it is marked modified"
     ran = shown_models(page)
     changed = sum(a != b for a, b in zip(stored, ran))
     assert len(ran) == len(stored) and changed == (len(stored) if run == "all" else 1), (stored, ran)

@@ -13,7 +13,7 @@ import { IServiceWorkerManager, ServiceWorkerManager } from '@jupyterlite/apputi
 import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
-import { savedWidgets } from './saved-widgets';
+import { openedUnchanged, savedWidgets } from './notebooks';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
@@ -130,4 +130,4 @@ const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
   },
 };
 
-export default [kernel, serviceWorker, savedWidgets];
+export default [kernel, serviceWorker, savedWidgets, openedUnchanged];

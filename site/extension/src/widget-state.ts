@@ -9,7 +9,7 @@
  * the widgets its outputs still show (and the widgets those contain); the rest is dropped, so a
  * notebook run again and again does not grow.
  *
- * Pure functions on nbformat JSON; saved-widgets.ts wires them to the notebooks.
+ * Pure functions on nbformat JSON; notebooks.ts wires them to the notebooks.
  */
 
 export const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
