@@ -41,8 +41,10 @@ JS_START_RUN_ALL = """() => {
     (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
 }"""
 JS_RUN_ALL_DONE = "() => window.__runAll !== undefined && (" + JS_KERNEL_IDLE + ")()"
-# The open notebook has changes not saved yet (the dot on its tab).
-JS_MODIFIED = "() => window.jupyterapp.shell.currentWidget.context.model.dirty"
+# The open notebook has changes not saved yet: the dot on its tab, or the application's own
+# record of it (which asks before the page is left).
+JS_MODIFIED = ("() => window.jupyterapp.shell.currentWidget.context.model.dirty"
+               " || window.jupyterapp.status.isDirty")
 JS_CELLS = """() => {
   const m = window.jupyterapp.shell.currentWidget.content.model;
   const cells = [];

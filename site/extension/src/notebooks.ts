@@ -8,7 +8,7 @@ import type { DocumentRegistry } from '@jupyterlab/docregistry';
 import type { ISignal } from '@lumino/signaling';
 
 import { learnersPart } from './unchanged';
-import { keepShownWidgets } from './widget-state';
+import { WidgetMemory } from './widget-state';
 
 /** The part of JupyterLab's notebook model used here. */
 interface INotebookModel {
@@ -33,9 +33,13 @@ function onEveryNotebook(
     description,
     autoStart: true,
     activate: (app: JupyterFrontEnd) => {
+      const seen = new WeakSet<Context>(); // a second view of a notebook shares its context
       app.docRegistry.addWidgetExtension('Notebook', {
         createNew: (_: unknown, context: Context) => {
-          onOpen(context, context.model as unknown as INotebookModel);
+          if (!seen.has(context)) {
+            seen.add(context);
+            onOpen(context, context.model as unknown as INotebookModel);
+          }
         },
       });
     },
@@ -46,17 +50,16 @@ export const savedWidgets = onEveryNotebook(
   '@agent-team/site-extension:saved-widgets',
   'Keeps the state of the widgets a notebook shows when it is saved before they run.',
   (_, model) => {
-    // What the notebook held last: as loaded, then as saved. jupyterlab_widgets writes the
-    // "widgets" metadata synchronously in the save's 'started' signal, so this runs before the
-    // notebook is serialised. Setting it again here raises this signal once more, with nothing
-    // left to add: no loop.
-    let before = model.getMetadata('widgets');
+    // Raised as the notebook loads, then at each save: jupyterlab_widgets writes the "widgets"
+    // metadata synchronously in the save's 'started' signal, before the notebook is serialised;
+    // Yjs applies the value set here at once and raises this signal again, with nothing left
+    // to add: no loop.
+    const memory = new WidgetMemory();
     model.metadataChanged.connect((_, change) => {
       if (change.key !== 'widgets') {
         return;
       }
-      const kept = keepShownWidgets(change.newValue, before, model.toJSON().cells);
-      before = kept;
+      const kept = memory.complete(change.newValue, model.toJSON().cells);
       if (kept !== change.newValue) {
         model.setMetadata('widgets', kept);
       }
@@ -68,15 +71,22 @@ export const openedUnchanged = onEveryNotebook(
   '@agent-team/site-extension:opened-unchanged',
   'Leaves a notebook unmodified until the learner changes it.',
   (context, model) => {
-    // Modified means: the learner's part differs from the one loaded or last saved.
+    // Modified means: the learner's part differs from the one loaded or last written. What a
+    // save writes is read as it starts: an edit made while it is written stays modified. A save
+    // that leaves the notebook modified (Save As) or fails changes nothing.
     let saved: string | null = null;
-    const remember = () => {
+    let writing: string | null = null;
+    context.ready.then(() => {
+      // Just loaded, nothing of the learner's yet; already modified if JupyterLab completed
+      // the metadata as it loaded (a notebook with no language_info).
       saved = learnersPart(model.toJSON());
-    };
-    context.ready.then(remember, () => {});
+      model.dirty = false;
+    }, () => {});
     context.saveState.connect((_, state) => {
-      if (state === 'completed') {
-        remember();
+      if (state === 'started') {
+        writing = learnersPart(model.toJSON());
+      } else if (state === 'completed' && !model.dirty) {
+        saved = writing;
       }
     });
     model.stateChanged.connect((_, change) => {

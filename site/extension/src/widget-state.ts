@@ -9,7 +9,8 @@
  * the widgets its outputs still show (and the widgets those contain); the rest is dropped, so a
  * notebook run again and again does not grow.
  *
- * Pure functions on nbformat JSON; notebooks.ts wires them to the notebooks.
+ * Functions on nbformat JSON, and WidgetMemory, one notebook's memory of them; notebooks.ts
+ * wires that to the notebooks.
  */
 
 export const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
@@ -44,10 +45,17 @@ export function shownModels(cells: Json[]): Set<string> {
   return referencedModels(outputs);
 }
 
+/** `object[key]` if it is the object's own and a model's state (an object), else undefined. */
+function stateOf(object: Record<string, Json>, key: string): Json {
+  const value = Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
 /**
  * The "widgets" metadata to save: `written` (what jupyterlab_widgets wrote), plus, from
  * `before`, the state of every model the notebook's outputs still show, directly or inside
- * another shown model, that `written` lacks. Returns `written` itself when nothing is added.
+ * another shown model, that `written` lacks (or holds no state for). Returns `written` itself
+ * when nothing is added.
  */
 export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Json {
   const now = states(written);
@@ -60,12 +68,13 @@ export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Js
   const seen = new Set<string>(todo);
   while (todo.length) {
     const id = todo.pop() as string;
-    const entry = id in now ? now[id] : old[id];
-    if (!entry || typeof entry !== 'object') {
-      continue; // unknown, or not a model's state
-    }
-    if (!(id in now)) {
-      added[id] = entry;
+    let entry = stateOf(now, id);
+    if (entry === undefined) {
+      entry = stateOf(old, id);
+      if (entry === undefined) {
+        continue; // unknown, or not a model's state
+      }
+      Object.defineProperty(added, id, { value: entry, enumerable: true });
     }
     for (const child of referencedModels(entry)) {
       if (!seen.has(child)) {
@@ -79,6 +88,22 @@ export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Js
   }
   return {
     ...written,
-    [WIDGET_STATE]: { ...written[WIDGET_STATE], state: { ...added, ...now } },
+    [WIDGET_STATE]: { ...written[WIDGET_STATE], state: { ...now, ...added } },
   };
+}
+
+/**
+ * Every widget state one open notebook has held (as loaded, then as each save wrote it), so
+ * that a widget whose output comes back (a cell cut, saved, then pasted back) still finds its
+ * state. Lives as long as the page; only what the outputs show is saved.
+ */
+export class WidgetMemory {
+  private known: Record<string, Json> = {};
+
+  /** What to save instead of `written` (the "widgets" metadata just set): keepShownWidgets. */
+  complete(written: Json, cells: Json[]): Json {
+    const kept = keepShownWidgets(written, { [WIDGET_STATE]: { state: this.known } }, cells);
+    this.known = { ...this.known, ...states(written) }; // the newest state of a model wins
+    return kept;
+  }
 }
