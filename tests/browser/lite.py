@@ -34,10 +34,11 @@ JS_KERNEL_STATUS = """() => {
   return k ? k.status : null;
 }"""
 JS_KERNEL_IDLE = "() => (" + JS_KERNEL_STATUS + ")() === 'idle'"
-# Run all without awaiting it in page.evaluate (which has no timeout): a hang must fail, not stall.
-JS_START_RUN_ALL = """() => {
+# Run all (or another run command) without awaiting it in page.evaluate (which has no timeout):
+# a hang must fail, not stall.
+JS_START_RUN_ALL = """(command) => {
   window.__runAll = undefined;
-  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
+  window.jupyterapp.commands.execute(command).then(
     (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
 }"""
 JS_RUN_ALL_DONE = "() => window.__runAll !== undefined && (" + JS_KERNEL_IDLE + ")()"
@@ -130,8 +131,8 @@ def open_notebook(page, base_url, path, timeout=120):
     return time.monotonic() - start
 
 
-def run_all(page, timeout=300):
-    """Run all cells; returns (finished without stopping on an error, seconds).
+def run_all(page, timeout=300, command="notebook:run-all-cells"):
+    """Run all cells (or run `command`); returns (finished without stopping on an error, seconds).
 
     Not finished (kernel idle again) within `timeout` s: an AssertionError naming the cells not run.
     """
@@ -139,7 +140,7 @@ def run_all(page, timeout=300):
 
     start = time.monotonic()
     page.set_default_timeout(timeout * 1000)
-    page.evaluate(JS_START_RUN_ALL)
+    page.evaluate(JS_START_RUN_ALL, command)
     try:
         page.wait_for_function(JS_RUN_ALL_DONE, timeout=timeout * 1000, polling=50)
     except PlaywrightTimeout:

@@ -260,17 +260,8 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
 
 
-# Run the cells down to the first one that shows a widget, as run all does (lite.run_all's wait).
-JS_START_RUN_TO_FIRST_WIDGET = """(mime) => {
-  const notebook = window.jupyterapp.shell.currentWidget.content;
-  const cells = notebook.model.cells;
-  let first = 0;
-  while (first < cells.length && !(cells.get(first).toJSON().outputs || []).some((o) => mime in (o.data || {}))) first++;
-  notebook.activeCellIndex = first + 1;
-  window.__runAll = undefined;
-  window.jupyterapp.commands.execute('notebook:run-all-above').then(
-    (ok) => { window.__runAll = {ok: !!ok}; }, (e) => { window.__runAll = {ok: false, error: String(e)}; });
-}"""
+# Select the cell after the first one that shows a widget (for Run All Above Selected Cell).
+JS_SELECT_AFTER_FIRST_WIDGET = "(i) => { window.jupyterapp.shell.currentWidget.content.activeCellIndex = i + 1; }"
 
 
 def shown_models(page):
@@ -288,13 +279,14 @@ def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_u
     lite.open_notebook(page, site_url, "01_architecture.ipynb")
     stored = shown_models(page)
     assert len(stored) >= 2, "part 1 shows widgets"
-    if run == "all":
-        went_through, _ = lite.run_all(page)
-        assert went_through
-    else:
-        page.evaluate(JS_START_RUN_TO_FIRST_WIDGET, lite.WIDGET_MIME)
-        page.wait_for_function(lite.JS_RUN_ALL_DONE, timeout=120_000, polling=50)
-        assert page.evaluate("() => window.__runAll.ok")
+    command = "notebook:run-all-cells"
+    if run != "all":
+        first = next(i for i, cell in enumerate(lite.cells(page))
+                     if any(lite.WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])))
+        page.evaluate(JS_SELECT_AFTER_FIRST_WIDGET, first)
+        command = "notebook:run-all-above"
+    went_through, _ = lite.run_all(page, command=command)
+    assert went_through
     assert page.evaluate(lite.JS_MODIFIED), "a run changes the notebook: it is marked modified"
     ran = shown_models(page)
     changed = sum(a != b for a, b in zip(stored, ran))

@@ -1,6 +1,7 @@
 // site/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
 // the cases read as JSON from stdin. Each case is one of
-//   {keep: [written, before, cells]}           keepShownWidgets
+//   {keep: [written, before, cells]}           keepShownWidgets, with what `before` (a "widgets"
+//                                              metadata value) holds as what is known
 //   {memory: [[written, cells], ...]}          one WidgetMemory, its `complete` at each step
 //   {learnersPart: notebook}                   learnersPart
 // Prints one JSON line: per case {result} ({same: true} where `written` itself came back) or {error}.
@@ -18,7 +19,7 @@ const same = (value, written) => (value === written ? { same: true } : value);
 function run(item) {
   if (item.keep) {
     const [written, before, cells] = item.keep;
-    return same(lib.keepShownWidgets(written, before, cells), written);
+    return same(lib.keepShownWidgets(written, lib.states(before) ?? {}, cells), written);
   }
   if (item.memory) {
     const memory = new lib.WidgetMemory();

@@ -13,13 +13,12 @@
  * wires that to the notebooks.
  */
 
-export const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
-export const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
+const WIDGET_STATE = 'application/vnd.jupyter.widget-state+json';
 
 type Json = any;
 
 /** The `state` map of a notebook's "widgets" metadata, or null when it has none. */
-function states(metadata: Json): Record<string, Json> | null {
+export function states(metadata: Json): Record<string, Json> | null {
   const state = metadata?.[WIDGET_STATE]?.state;
   return state && typeof state === 'object' && !Array.isArray(state) ? state : null;
 }
@@ -28,7 +27,7 @@ function states(metadata: Json): Record<string, Json> | null {
  * The ids of the widget models a piece of JSON refers to: a view output's model_id, a
  * container's "IPY_MODEL_<id>" children, the view outputs stored inside an Output widget.
  */
-export function referencedModels(json: Json): Set<string> {
+function referencedModels(json: Json): Set<string> {
   const found = new Set<string>();
   const text = JSON.stringify(json ?? null);
   for (const pattern of [/IPY_MODEL_([\w-]+)/g, /"model_id":"([\w-]+)"/g]) {
@@ -40,7 +39,7 @@ export function referencedModels(json: Json): Set<string> {
 }
 
 /** The ids of the models the outputs of a notebook's cells show. */
-export function shownModels(cells: Json[]): Set<string> {
+function shownModels(cells: Json[]): Set<string> {
   const outputs = (Array.isArray(cells) ? cells : []).map(cell => cell?.outputs ?? []);
   return referencedModels(outputs);
 }
@@ -52,15 +51,14 @@ function stateOf(object: Record<string, Json>, key: string): Json {
 }
 
 /**
- * The "widgets" metadata to save: `written` (what jupyterlab_widgets wrote), plus, from
- * `before`, the state of every model the notebook's outputs still show, directly or inside
- * another shown model, that `written` lacks (or holds no state for). Returns `written` itself
- * when nothing is added.
+ * The "widgets" metadata to save: `written` (what jupyterlab_widgets wrote), plus, from `known`
+ * (model id -> state), the state of every model the notebook's outputs still show, directly or
+ * inside another shown model, that `written` lacks (or holds no state for). Returns `written`
+ * itself when nothing is added.
  */
-export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Json {
+export function keepShownWidgets(written: Json, known: Record<string, Json>, cells: Json[]): Json {
   const now = states(written);
-  const old = states(before);
-  if (!now || !old) {
+  if (!now) {
     return written;
   }
   const added: Record<string, Json> = {};
@@ -70,7 +68,7 @@ export function keepShownWidgets(written: Json, before: Json, cells: Json[]): Js
     const id = todo.pop() as string;
     let entry = stateOf(now, id);
     if (entry === undefined) {
-      entry = stateOf(old, id);
+      entry = stateOf(known, id);
       if (entry === undefined) {
         continue; // unknown, or not a model's state
       }
@@ -102,7 +100,7 @@ export class WidgetMemory {
 
   /** What to save instead of `written` (the "widgets" metadata just set): keepShownWidgets. */
   complete(written: Json, cells: Json[]): Json {
-    const kept = keepShownWidgets(written, { [WIDGET_STATE]: { state: this.known } }, cells);
+    const kept = keepShownWidgets(written, this.known, cells);
     this.known = { ...this.known, ...states(written) }; // the newest state of a model wins
     return kept;
   }
