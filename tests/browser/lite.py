@@ -116,18 +116,20 @@ def new_page(browser, base_url, count_bytes=False):
     return page, guard
 
 
-def wait_kernel_idle(page, timeout=120):
-    """Seconds until the open notebook's kernel reports idle (after starting up)."""
+def wait_kernel_idle(page, timeout=120, idle=JS_KERNEL_IDLE, polling=20):
+    """Seconds until the open notebook's kernel reports idle (after starting up): until `idle`
+    (JavaScript) is true in the page, looked for every `polling` ms."""
     start = time.monotonic()
-    page.wait_for_function(JS_KERNEL_IDLE, timeout=timeout * 1000, polling=20)
+    page.wait_for_function(idle, timeout=timeout * 1000, polling=polling)
     return time.monotonic() - start
 
 
-def open_notebook(page, base_url, path, timeout=120):
-    """Open `path` (relative to the site's files) in JupyterLab; return seconds to kernel idle."""
+def open_notebook(page, base_url, path, timeout=120, **wait):
+    """Open `path` (relative to the site's files) in JupyterLab; return seconds to kernel idle
+    (`wait`: wait_kernel_idle's `idle` and `polling`)."""
     start = time.monotonic()
     page.goto(f"{base_url}lab/index.html?path={path}")
-    wait_kernel_idle(page, timeout)
+    wait_kernel_idle(page, timeout, **wait)
     return time.monotonic() - start
 
 
