@@ -24,8 +24,8 @@ LEVERS = {
     # the site's service worker lets the browser fetch static files and isolates the pages
     # (COOP/COEP; without it, JupyterLite's own worker, and no Interrupt)
     "service-worker": ("isolation", "patch"),
-    # the notebook a page opens gets its kernel as the site plugin activates, not once JupyterLab
-    # has loaded and drawn it
+    # on a return visit, the notebook a page opens gets its kernel as the site plugin activates,
+    # not once JupyterLab has loaded and drawn it
     "early-session": ("prewarm", "start_session"),
     # a return visit restores the kernel's memory snapshot taken on the first (site/snapshot.py)
     "snapshot": ("snapshot", "patch"),

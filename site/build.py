@@ -21,7 +21,7 @@ _output/ and build/site/lite/ are deleted first. Steps:
    (as a Jupyter server would hand them over: lines joined, trusted; site/contents.py) and the
    widget wheels in the piplite index;
 7. the notebook pages start the kernel's worker before JupyterLab loads, and the notebook a page
-   opens gets its session as the site's plugin activates (site/prewarm.py); the
+   opens gets its session on a return visit as the plugin activates (site/prewarm.py); the
    site's service worker (JupyterLite's, with a listener in front) isolates the pages
    (COOP/COEP) and lets the browser fetch the static files itself (site/isolation.py);
 8. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.

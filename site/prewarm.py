@@ -72,8 +72,8 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
 
 
 def start_session(out: Path) -> None:
-    """The notebook a page opens (`?path=`) gets its session and kernel as the plugin activates,
-    before JupyterLab has loaded and drawn it (site/extension/src/session.ts)."""
+    """On a return visit, the notebook a page opens (`?path=`) gets its session and kernel as the
+    plugin activates, before JupyterLab has loaded and drawn it (site/extension/src/session.ts)."""
     plugin_settings(out, earlySession=True)
 
 

@@ -1,9 +1,11 @@
-"""The notebook a page opens gets its session as the site's plugin activates (site/extension/src/session.ts).
+"""On a return visit, the notebook a page opens gets its session as the site's plugin activates
+(site/extension/src/session.ts).
 
 JupyterLab would ask for that notebook's kernel only once the notebook is loaded and drawn; the
 plugin starts the session earlier and the notebook connects to it. What a learner must see: one
 kernel, the notebook's, running in the notebook's folder, on JupyterLab's page and on the
-notebook page alike; and a link to a notebook that is not there starts no kernel at all.
+notebook page alike; a first visit (no kernel snapshot stored yet) left to JupyterLab; and a link
+to a notebook that is not there starts no kernel at all.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ def test_the_opened_notebook_runs_in_the_kernel_started_for_it(guarded, site_url
     page, guard = guarded
     page.goto(f"{site_url}{app}/index.html?path={path}")
     lite.wait_kernel_idle(page, 120)
+    assert page.evaluate(JS_EARLY) == {"path": path, "state": "first visit"}, (
+        "a first visit's session is JupyterLab's to start")
+    assert lite.wait_snapshot_stored(page) == "stored"
+    # A return visit, by the same link (JupyterLab's page drops `?path=` from its address once open).
+    page.goto(f"{site_url}{app}/index.html?path={path}")
+    lite.wait_kernel_idle(page, 120)
     assert page.evaluate(JS_EARLY) == {"path": path, "state": "started"}, (
         "the plugin did not start the session of the notebook in the URL")
     sessions = page.evaluate(JS_SESSIONS)
@@ -43,10 +51,14 @@ def test_the_opened_notebook_runs_in_the_kernel_started_for_it(guarded, site_url
 
 def test_a_link_to_a_missing_notebook_starts_no_kernel(guarded, site_url):
     page, guard = guarded
+    lite.open_notebook(page, site_url, "smoke.ipynb")
+    assert lite.wait_snapshot_stored(page) == "stored"  # so that this is a return visit
     page.goto(f"{site_url}lab/index.html?path=no_such_part.ipynb")
     page.wait_for_function("() => ['failed', 'started'].includes((window.__agentTeamEarlySession || {}).state)",
                            timeout=60_000, polling=50)
     assert page.evaluate(JS_EARLY) == {"path": "no_such_part.ipynb", "state": "failed"}
     page.wait_for_timeout(1000)  # anything started late would show by now
-    assert page.evaluate(JS_SESSIONS) == []
-    assert page.evaluate(JS_KERNELS_CREATED) == 0
+    # JupyterLab's page reopens the notebook of the last visit (its workspace): its kernel only.
+    sessions = page.evaluate(JS_SESSIONS)
+    assert "no_such_part.ipynb" not in [s["path"] for s in sessions], sessions
+    assert page.evaluate(JS_KERNELS_CREATED) == len(sessions), "a kernel with no notebook"

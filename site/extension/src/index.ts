@@ -15,6 +15,7 @@ import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
 import { openedUnchanged, savedWidgets } from './notebooks';
 import { startNotebookSession } from './session';
+import { anyStored } from './snapshot';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
@@ -101,10 +102,11 @@ const kernel: JupyterFrontEndPlugin<void> = {
         });
       },
     });
-    // The notebook the page opens gets its kernel now, not once it is loaded and drawn (session.ts);
-    // without earlySession (bench/variants.py's no-early-session) JupyterLab starts it.
+    // On a return visit, the notebook the page opens gets its kernel now, not once it is loaded
+    // and drawn (session.ts); without earlySession (bench/variants.py's no-early-session)
+    // JupyterLab starts it.
     if ((settings[ID] || {}).earlySession) {
-      startNotebookSession(app, KERNEL);
+      startNotebookSession(app, KERNEL, () => anyStored().catch(() => false));
     }
   },
 };

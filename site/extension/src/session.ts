@@ -42,22 +42,35 @@ export function notebookToOpen(search: string, page: string | undefined): string
 }
 
 /**
- * Start the session of the notebook in the page's URL with the kernel `kernelName`, if it exists.
+ * Start the session of the notebook in the page's URL with the kernel `kernelName`, if it exists
+ * and `worthIt` says so: only on a return visit, whose kernel is restored from its snapshot in
+ * about 2 s. On a first visit the kernel is ready only seconds after JupyterLab asks for it
+ * anyway, and a kernel created earlier is only more work for the page while Pyodide compiles
+ * and boots (in 8 A/B pairs on 2 cores, the worker booted 0.6 s later by the median).
  * Until that start has ended (either way, or after WAIT_MS), the session manager says it is not
  * ready yet: the notebook's SessionContext waits for that before it looks for a session by path,
  * so it cannot miss this one and start a second kernel. (The manager's own start does not wait
  * for `ready`.) That notebook connects to it as soon as it is loaded.
  */
-export function startNotebookSession(app: JupyterFrontEnd, kernelName: string): void {
+export function startNotebookSession(
+  app: JupyterFrontEnd,
+  kernelName: string,
+  worthIt: () => Promise<boolean>,
+): void {
   const path = notebookToOpen(window.location.search, PageConfig.getOption('notebookPage') || undefined);
   if (!path) {
     return;
   }
   const { sessions, contents } = app.serviceManager;
-  // Read by the browser tests: which notebook, and "starting", "started", "failed" or "late".
+  // Read by the browser tests: which notebook, and "starting", "started", "first visit",
+  // "failed" or "late".
   const record = ((globalThis as any).__agentTeamEarlySession = { path, state: 'starting' });
   let late = false;
   const start = (async (): Promise<boolean> => {
+    if (!(await worthIt())) {
+      record.state = 'first visit';
+      return false;
+    }
     // A mistyped link must not leave a kernel running for nothing.
     await contents.get(path, { content: false });
     if (late) {
