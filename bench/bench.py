@@ -7,11 +7,10 @@ each of them twice: *cold* (a fresh browser profile: empty cache and storage, a 
 *warm* (a new tab in the same browser profile right after: the disk cache, service worker and
 storage of the first visit, a learner coming back); and the run-all time of every notebook.
 (b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
-builds it, and by default `no-early-session`, `no-snapshot` (the two levers of a return visit)
-and `no-levers` (none of the start-up levers), so what they buy is visible;
-`--variants shipped,no-prewarm,no-service-worker,no-snapshot,no-early-session` shows one lever
-at a time. A warm sample starts once the cold one's kernel snapshot is stored (a learner comes
-back later).
+builds it, and by default `no-snapshot` (the lever of a return visit) and `no-levers` (none of
+the start-up levers), so what they buy is visible; `--variants
+shipped,no-prewarm,no-service-worker,no-snapshot` shows one lever at a time. A warm sample starts
+once the cold one's kernel snapshot is stored (a learner comes back later).
 Both (a) and (b) are timed in the page, from its navigation (as `performance.now()` counts): the
 bare page when `1+1` is answered, the course when the open notebook's kernel first reports idle
 (looked for every 10 ms); the time the test driver saw, from its navigation call, is kept beside
@@ -21,8 +20,7 @@ same kind (cold to cold, warm to warm), with the load average, since timings on 
 are noisy. Results go to bench/results.json.
 Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
-    python bench/bench.py [--site _output] [--repeat 3]
-                          [--variants shipped,no-early-session,no-snapshot,no-levers]
+    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,no-snapshot,no-levers]
                           [--no-build] [--no-run-all] [--timeline]
 """
 
@@ -235,7 +233,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--site", type=Path, default=ROOT / "_output")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--variants", default="shipped,no-early-session,no-snapshot,no-levers",
+    ap.add_argument("--variants", default="shipped,no-snapshot,no-levers",
                     help="comma-separated: shipped, no-levers, no-<lever> (bench/variants.py); shipped first")
     ap.add_argument("--no-build", action="store_true", help="use the sites as they are")
     ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")
@@ -276,8 +274,8 @@ def main():
             line = f"sample {i + 1} (load {os.getloadavg()[0]:.1f}): bare {bare[-1]['cold']:.2f}/{bare[-1]['warm']:.2f} s"
             # Each sample starts with another variant, so an order effect is spread over them all: in
             # a run of 2026-12-01 the cold start right after bare Pyodide's (then always `shipped`)
-            # was 0.2 to 3.0 s slower than `no-early-session`'s, while an A/B of the same two
-            # builds, alternated, had it 0.2 to 0.9 s faster.
+            # was 0.2 to 3.0 s slower than the next variant's, while an A/B of the same two builds,
+            # alternated, had it 0.2 to 0.9 s faster (a trial lever, since dropped).
             first = i % len(variants)
             for name in variants[first:] + variants[:first]:
                 start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0)

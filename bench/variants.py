@@ -3,11 +3,11 @@
     python bench/variants.py NAME --output DIR [build.py options]
 
 NAME is `shipped` (the site as `make site` builds it) or a `+`-joined list of levers to leave out,
-e.g. `no-prewarm`, `no-snapshot`, `no-prewarm+no-service-worker+no-snapshot+no-early-session`
-(= `no-levers`). A lever is a step of site/build.py, a function of a site/ module (named in
-LEVERS); it is switched off by replacing that function with a no-op before build.py's main()
-runs (build.py calls it as `module.function(...)`), so build.py itself needs no option for it.
-A lever whose function is gone stops the build.
+e.g. `no-prewarm`, `no-snapshot`, `no-prewarm+no-service-worker+no-snapshot` (= `no-levers`).
+A lever is a step of site/build.py, the `patch` function of a site/ module; it is switched
+off by replacing that function with a no-op before build.py's main() runs (build.py calls it as
+`module.patch(...)`), so build.py itself needs no option for it. A lever whose function is gone
+stops the build.
 """
 
 from __future__ import annotations
@@ -24,13 +24,10 @@ LEVERS = {
     # the site's service worker lets the browser fetch static files and isolates the pages
     # (COOP/COEP; without it, JupyterLite's own worker, and no Interrupt)
     "service-worker": ("isolation", "patch"),
-    # on a return visit, the notebook a page opens gets its kernel as the site plugin activates,
-    # not once JupyterLab has loaded and drawn it
-    "early-session": ("prewarm", "start_session"),
     # a return visit restores the kernel's memory snapshot taken on the first (site/snapshot.py)
     "snapshot": ("snapshot", "patch"),
 }
-ALIASES = {"no-levers": "no-prewarm+no-service-worker+no-snapshot+no-early-session"}
+ALIASES = {"no-levers": "no-prewarm+no-service-worker+no-snapshot"}
 
 
 def levers_off(name: str) -> list[str]:

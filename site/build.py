@@ -20,8 +20,7 @@ _output/ and build/site/lite/ are deleted first. Steps:
    uses, and the widget manager, from their pinned wheels), the notebooks as contents
    (as a Jupyter server would hand them over: lines joined, trusted; site/contents.py) and the
    widget wheels in the piplite index;
-7. the notebook pages start the kernel's worker before JupyterLab loads, and the notebook a page
-   opens gets its session on a return visit as the plugin activates (site/prewarm.py); the
+7. the notebook pages start the kernel's worker before JupyterLab loads (site/prewarm.py); the
    site's service worker (JupyterLite's, with a listener in front) isolates the pages
    (COOP/COEP) and lets the browser fetch the static files itself (site/isolation.py);
 8. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
@@ -231,7 +230,6 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     prewarm.patch(out, settings["loadPyodideOptions"])
-    prewarm.start_session(out)
     snapshot.patch(out, settings["loadPyodideOptions"])
     # after prewarm, so that its page script comes first: a page about to reload starts no worker
     isolation.patch(out, json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"])

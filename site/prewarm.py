@@ -68,16 +68,5 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
         "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
     add_to_pages(out, script)
     # ...and from the plugin, when it activates, if no page did (a page of another app).
-    plugin_settings(out, startEarly=True)
-
-
-def start_session(out: Path) -> None:
-    """On a return visit, the notebook a page opens (`?path=`) gets its session and kernel as the
-    plugin activates, before JupyterLab has loaded and drawn it (site/extension/src/session.ts)."""
-    plugin_settings(out, earlySession=True)
-
-
-def plugin_settings(out: Path, **settings) -> None:
-    """Add `settings` to the site plugin's kernel settings in the built site `out`."""
-    edit_config(out, lambda data: data.setdefault("litePluginSettings", {}).setdefault(
-        f"{NAME}:kernel", {}).update(settings))
+    edit_config(out, lambda data: data.setdefault("litePluginSettings", {}).update(
+        {f"{NAME}:kernel": {"startEarly": True}}))

@@ -7,9 +7,6 @@ for what its outputs still show.
 
 unchanged.ts: what counts as a learner's change (the "modified" mark, autosave).
 
-session.ts: which notebook a page opens, whose session the kernel plugin starts as it activates
-(tests/browser/test_session.py checks the start itself).
-
 The browser tests check the whole path (test_notebooks: open, save, reload, unmodified; a run,
 all of it or part, saved and reloaded).
 """
@@ -190,39 +187,3 @@ def test_anything_else_is_a_change(changed):
 
 def test_learners_part_of_no_notebook_does_not_raise():
     assert len(node({"learnersPart": None}, {"learnersPart": "text"}, {"learnersPart": {"metadata": None}})) == 3
-
-
-# -- notebookToOpen: the notebook a page's URL opens (its session starts early) --------------------
-
-def to_open(*cases):
-    return node(*({"notebookToOpen": list(case)} for case in cases))
-
-
-@pytest.mark.parametrize("search, page, expected", [
-    ("?path=01_architecture.ipynb", None, "01_architecture.ipynb"),           # JupyterLab's page
-    ("?path=01_architecture.ipynb", "notebooks", "01_architecture.ipynb"),    # the notebook page
-    ("?path=solutions%2F01_architecture.ipynb", None, "solutions/01_architecture.ipynb"),
-    ("?path=solutions%252Fpart%2520one.ipynb", None, "solutions/part one.ipynb"),  # the router decodes twice
-    ("?path=/smoke.ipynb", None, "smoke.ipynb"),
-    ("?path=a.ipynb&path=b.ipynb", None, "a.ipynb"),                         # the first one
-    ("?path=a.ipynb&factory=Notebook", "notebooks", "a.ipynb"),
-    ("?path=a.ipynb&workspace=w", None, "a.ipynb"),
-])
-def test_the_notebook_a_page_opens(search, page, expected):
-    assert to_open((search, page)) == [expected]
-
-
-@pytest.mark.parametrize("search, page", [
-    ("", None),                                   # no notebook named
-    ("?path=", None),
-    ("?path=notes.md", None),                     # not a notebook
-    ("?path=solutions", None),                    # a folder
-    ("?path=a.ipynb", "tree"),                    # the file browser sends it on to the notebook page
-    ("?path=a.ipynb", "consoles"),
-    ("?path=a.ipynb", "edit"),                    # opened as text
-    ("?path=a.ipynb&factory=Editor", None),
-    ("?path=drive%3Aa.ipynb", None),              # another drive
-    ("?path=%25E0%25A4%25A", None),               # not decodable
-])
-def test_no_notebook_to_open(search, page):
-    assert to_open((search, page)) == [None]

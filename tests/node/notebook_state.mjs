@@ -1,16 +1,15 @@
-// site/extension/src/widget-state.ts, unchanged.ts and session.ts, compiled on the fly (esbuild),
-// applied to the cases read as JSON from stdin. Each case is one of
+// site/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
+// the cases read as JSON from stdin. Each case is one of
 //   {keep: [written, before, cells]}           keepShownWidgets, with what `before` (a "widgets"
 //                                              metadata value) holds as what is known
 //   {memory: [[written, cells], ...]}          one WidgetMemory, its `complete` at each step
 //   {learnersPart: notebook}                   learnersPart
-//   {notebookToOpen: [search, page]}           notebookToOpen (page null: no notebookPage)
 // Prints one JSON line: per case {result} ({same: true} where `written` itself came back) or {error}.
 import { buildSync } from "esbuild";
 
 const src = new URL("../../site/extension/src/", import.meta.url).pathname;
 const built = buildSync({
-  stdin: { contents: "export * from './widget-state'; export * from './unchanged'; export { notebookToOpen } from './session';", resolveDir: src, loader: "ts" },
+  stdin: { contents: "export * from './widget-state'; export * from './unchanged';", resolveDir: src, loader: "ts" },
   bundle: true, format: "esm", write: false, logLevel: "error",
 });
 const lib = await import("data:text/javascript," + encodeURIComponent(built.outputFiles[0].text));
@@ -28,10 +27,6 @@ function run(item) {
   }
   if ("learnersPart" in item) {
     return lib.learnersPart(item.learnersPart);
-  }
-  if (item.notebookToOpen) {
-    const [search, page] = item.notebookToOpen;
-    return lib.notebookToOpen(search, page ?? undefined);
   }
   throw new Error("unknown case " + JSON.stringify(item));
 }

@@ -14,14 +14,11 @@ import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
 import { openedUnchanged, savedWidgets } from './notebooks';
-import { startNotebookSession } from './session';
-import { anyStored } from './snapshot';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
 const SW_ID = '@agent-team/site-extension:service-worker';
 const SETTINGS = '@jupyterlite/pyodide-kernel-extension:kernel';
-const KERNEL = 'python'; // the site's only kernel
 
 const kernel: JupyterFrontEndPlugin<void> = {
   id: ID,
@@ -81,7 +78,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
 
     kernelspecs.register({
       spec: {
-        name: KERNEL,
+        name: 'python',
         display_name: 'Python (Pyodide)',
         language: 'python',
         argv: [],
@@ -102,12 +99,6 @@ const kernel: JupyterFrontEndPlugin<void> = {
         });
       },
     });
-    // On a return visit, the notebook the page opens gets its kernel now, not once it is loaded
-    // and drawn (session.ts); without earlySession (bench/variants.py's no-early-session)
-    // JupyterLab starts it.
-    if ((settings[ID] || {}).earlySession) {
-      startNotebookSession(app, KERNEL, () => anyStored().catch(() => false));
-    }
   },
 };
 

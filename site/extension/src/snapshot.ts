@@ -65,15 +65,6 @@ export async function place(indexUrl: string): Promise<IPlace | null> {
   return { cache: await caches.open(CACHE), key, heap: url('heap'), files: url('files') };
 }
 
-/** Whether this browser holds a kernel snapshot of this site (this build's or an older one's):
- *  the page's way to tell a return visit from a first one. */
-export async function anyStored(): Promise<boolean> {
-  if (typeof caches === 'undefined' || !(await caches.has(CACHE))) {
-    return false;
-  }
-  return (await (await caches.open(CACHE)).keys()).length > 0;
-}
-
 /** Python's heap and the site-packages files, taken right after the kernel's imports; null if
  *  the heap holds a JS reference this module cannot name again. */
 export function take(pyodide: any): ITaken | null {
