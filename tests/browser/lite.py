@@ -202,6 +202,11 @@ def cells(page):
     return page.evaluate(JS_CELLS)
 
 
+def shows_widget(output):
+    """Whether a cell output (its JSON) shows a widget."""
+    return WIDGET_MIME in (output.get("data") or {})
+
+
 def outputs(cells):
     """Every output of the code cells, in order."""
     return [out for c in cells if c["cell_type"] == "code" for out in c.get("outputs", [])]

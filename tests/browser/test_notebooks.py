@@ -152,7 +152,7 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
         for m in REPORT_RE.finditer(text):
             assert m.group("status") == "passed", f"{site_path}: solution graded {m.group(0)}"
 
-    n_widgets = sum(1 for o in outputs if lite.WIDGET_MIME in o.get("data", {}))
+    n_widgets = sum(1 for o in outputs if lite.shows_widget(o))
     if n_widgets:
         rendered = page.locator(".jp-OutputArea-output > .jupyter-widgets")
         assert rendered.count() >= n_widgets, f"{site_path}: {n_widgets} widget outputs, " \
@@ -266,7 +266,7 @@ JS_SELECT_AFTER_FIRST_WIDGET = "(i) => { window.jupyterapp.shell.currentWidget.c
 
 def shown_models(page):
     return [o["data"][lite.WIDGET_MIME]["model_id"] for o in lite.outputs(lite.cells(page))
-            if lite.WIDGET_MIME in o.get("data", {})]
+            if lite.shows_widget(o)]
 
 
 @pytest.mark.parametrize("run", ["all", "to the first widget"])
@@ -282,7 +282,7 @@ def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_u
     command = "notebook:run-all-cells"
     if run != "all":
         first = next(i for i, cell in enumerate(lite.cells(page))
-                     if any(lite.WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])))
+                     if any(map(lite.shows_widget, cell.get("outputs", []))))
         page.evaluate(JS_SELECT_AFTER_FIRST_WIDGET, first)
         command = "notebook:run-all-above"
     went_through, _ = lite.run_all(page, command=command)
