@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-# The site (JupyterLite + Pyodide, fully offline): see "The site" in README.md.
+# The site (JupyterLite + Pyodide, fully offline): see docs/site.md.
 SITE_STAMP := $(VENV)/.installed-site
 NPM_STAMP  := node_modules/.installed
 CHROMIUM   ?= /usr/bin/chromium

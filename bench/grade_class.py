@@ -1,7 +1,7 @@
 """Benchmark (not a test): grade a made-up class of 30 notebooks with agent-team-grade.
 
 Six learners hand in parts 1 to 5 (30 notebooks, 36 exercises; part 6 is left out, so the
-figures stay comparable with those README quotes): two with the worked solutions, two with the
+figures stay comparable with those bench/README.md quotes): two with the worked solutions, two with the
 untouched learner forms, two with a mix in which one exercise loops forever (so one job runs
 into the time limit). Prints the wall time and the time per exercise.
 
