@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agent_team.classroom.cli import grade  # noqa: E402
-from agent_team.classroom.exercises import tag  # noqa: E402
-from agent_team.classroom.node import Limits  # noqa: E402
-from agent_team.classroom.results import summary  # noqa: E402
+from agent_team.classroom.cli import grade  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.exercises import tag  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.node import Limits  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.results import summary  # noqa: E402 -- src/ is put on sys.path above
 
 LOOP = "def run_team(task, planner, coder, reviewer, tester, max_rounds):\n    while True:\n        pass\n"
 
