@@ -4,21 +4,25 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-# The site (JupyterLite + Pyodide, fully offline): see "The site" in README.md.
+# The site (JupyterLite + Pyodide, fully offline): see docs/site.md.
 SITE_STAMP := $(VENV)/.installed-site
 NPM_STAMP  := node_modules/.installed
 CHROMIUM   ?= /usr/bin/chromium
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean
+.PHONY: lint test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean
 
-# Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
-# notebook in a real browser against the built site.
-test: $(STAMP) $(NPM_STAMP)
+# The linter, engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then
+# every notebook in a real browser against the built site.
+test: lint $(NPM_STAMP)
 	$(PY) -m pytest tests
 	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser
+
+# ruff with pyproject.toml's rules over the whole repository, and every noqa says why (tools/lint.py).
+lint: $(STAMP)
+	$(PY) tools/lint.py
 
 # Every notebook, learner and solution forms, executed and compared with its stored outputs.
 test-notebooks: $(STAMP)
@@ -29,7 +33,7 @@ notebooks: $(STAMP)
 	AGENT_TEAM_PROGRESS=off $(PY) tools/notebooks.py build $(PARTS)
 
 # Only the engine's unit and property tests (fast).
-test-engine: $(STAMP)
+test-engine: lint
 	$(PY) -m pytest tests --ignore=tests/browser
 
 # The runaway-code guard (limits, grader caps) on each supported CPython installed here: 3.11 is the

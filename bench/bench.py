@@ -40,8 +40,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-import lite  # noqa: E402
-import serve  # noqa: E402  (site/serve.py, put on sys.path by lite)
+import lite  # noqa: E402 -- tests/browser is put on sys.path just above
+import serve  # noqa: E402 -- site/serve.py, put on sys.path by lite
 
 BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
@@ -271,7 +271,8 @@ def main():
         bare_boot(p, base)  # warm-up: the OS file cache, Chromium's compile workers
         for i in range(args.repeat):
             bare.append(bare_boot(p, base))
-            line = f"sample {i + 1} (load {os.getloadavg()[0]:.1f}): bare {bare[-1]['cold']:.2f}/{bare[-1]['warm']:.2f} s"
+            line = (f"sample {i + 1} (load {os.getloadavg()[0]:.1f}): "
+                    f"bare {bare[-1]['cold']:.2f}/{bare[-1]['warm']:.2f} s")
             # Each sample starts with another variant, so an order effect is spread over them all: in
             # a run of 2026-12-01 the cold start right after bare Pyodide's (then always `shipped`)
             # was 0.2 to 3.0 s slower than the next variant's, while an A/B of the same two builds,

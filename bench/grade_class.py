@@ -1,7 +1,7 @@
 """Benchmark (not a test): grade a made-up class of 30 notebooks with agent-team-grade.
 
 Six learners hand in parts 1 to 5 (30 notebooks, 36 exercises; part 6 is left out, so the
-figures stay comparable with those README quotes): two with the worked solutions, two with the
+figures stay comparable with those bench/README.md quotes): two with the worked solutions, two with the
 untouched learner forms, two with a mix in which one exercise loops forever (so one job runs
 into the time limit). Prints the wall time and the time per exercise.
 
@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agent_team.classroom.cli import grade  # noqa: E402
-from agent_team.classroom.exercises import tag  # noqa: E402
-from agent_team.classroom.node import Limits  # noqa: E402
-from agent_team.classroom.results import summary  # noqa: E402
+from agent_team.classroom.cli import grade  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.exercises import tag  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.node import Limits  # noqa: E402 -- src/ is put on sys.path above
+from agent_team.classroom.results import summary  # noqa: E402 -- src/ is put on sys.path above
 
 LOOP = "def run_team(task, planner, coder, reviewer, tester, max_rounds):\n    while True:\n        pass\n"
 

@@ -107,7 +107,9 @@ def _swap_op(node):
 
 
 def _negate(test):
-    return test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else ast.UnaryOp(ast.Not(), test)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return ast.UnaryOp(ast.Not(), test)
 
 
 def _condition(node):
@@ -176,7 +178,8 @@ def _statements(node, docstrings):
                 other = ast.Continue if isinstance(stmt, ast.Break) else ast.Break
                 yield (stmt.lineno, f"`{_short(stmt)}` -> `{other.__name__.lower()}`",
                        lambda n, f=field, i=i, o=other: getattr(n, f).__setitem__(i, o()))
-            yield stmt.lineno, f"drop `{_short(stmt)}`", lambda n, f=field, i=i: getattr(n, f).__setitem__(i, ast.Pass())
+            yield (stmt.lineno, f"drop `{_short(stmt)}`",
+                   lambda n, f=field, i=i: getattr(n, f).__setitem__(i, ast.Pass()))
 
 
 _RULES = (

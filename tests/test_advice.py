@@ -64,7 +64,7 @@ def test_the_eval_shows_where_model_and_gate_disagree_and_the_gate_decides():
 
 def gate_action_from(prompt):
     """A model that repeats the gate: it reads the proposal line (or accepts when there is none)."""
-    line = next((l for l in prompt.splitlines() if l.startswith("Gate's proposal:")), None)
+    line = next((text for text in prompt.splitlines() if text.startswith("Gate's proposal:")), None)
     return line.split(": ")[1].split()[0] if line else "accept"
 
 

@@ -151,7 +151,8 @@ def run_team(*args):
 """
 
 HANG_TOP = "while True:\n    pass\n"
-HANG_STUBBORN = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n"
+HANG_STUBBORN = ("while True:\n    try:\n        while True:\n            pass\n"
+                 "    except BaseException:\n        pass\n")
 FLOOD = "while True:\n    print('x' * 10000)\n"
 MEMORY = "hoard = []\nwhile True:\n    hoard.append(b'x' * 2**24)\n"
 

@@ -46,7 +46,8 @@ def test_tests_always_run_on_the_repo_as_it_is_at_that_moment(name):
             # The counts, not the error texts: a runaway case may be stopped by the step budget
             # or, on a loaded machine, by the oracle's wall-clock backstop, in other words.
             now = run_tests(repo)
-            assert [event["tests"][k] for k in ("ok", "passed", "failed")] == [now[k] for k in ("ok", "passed", "failed")]
+            keys = ("ok", "passed", "failed")
+            assert [event["tests"][k] for k in keys] == [now[k] for k in keys]
             reports += 1
     assert repo == run.repo and reports == run.rounds
 

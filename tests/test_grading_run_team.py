@@ -192,7 +192,7 @@ def calls_agents_forever(task, planner, coder, reviewer, tester, max_rounds):
 
 
 def raises_value_error(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
+    planner(task)
     raise ValueError("oops, my bug")
 
 

@@ -105,7 +105,7 @@ def loop_catching_exception():
     while True:
         try:
             while True:
-                n = 1  # noqa: F841
+                n = 1  # noqa: F841 -- a loop body that does something
         except Exception:
             pass
 
@@ -124,15 +124,15 @@ def loop_bare_except():
     while True:
         try:
             while True:
-                n = 1  # noqa: F841
-        except:  # noqa: E722
+                n = 1  # noqa: F841 -- a loop body that does something
+        except:  # noqa: E722 -- the bare except is the learner code under test
             pass
 
 
 def loop_finally_continue():
     while True:
         try:
-            n = 1  # noqa: F841
+            n = 1  # noqa: F841 -- a loop body that does something
         finally:
             continue  # noqa: B012 -- swallows whatever was raised
 
@@ -142,7 +142,7 @@ def loop_keeping_caught_exceptions():
     while True:
         try:
             while True:
-                n = 1  # noqa: F841
+                n = 1  # noqa: F841 -- a loop body that does something
         except BaseException as err:
             caught += [err]  # keeps every TimeUp and calls nothing (+= on a list is no call)
 
@@ -151,7 +151,7 @@ def loop_recursing_after_catch():
     def again():
         try:
             while True:
-                n = 1  # noqa: F841
+                n = 1  # noqa: F841 -- a loop body that does something
         except BaseException:
             return again()
     return again()
@@ -168,7 +168,7 @@ def loop_in_a_generator():
 def catch_then_return():
     try:
         while True:
-            n = 1  # noqa: F841
+            n = 1  # noqa: F841 -- a loop body that does something
     except BaseException:
         return "I finished, honest"
 
@@ -211,21 +211,21 @@ def loop_one_line():
 
 def loop_one_line_caught_and_looping_again():
     try:
-        while True: pass  # noqa: E701
+        while True: pass  # noqa: E701 -- one line, as the case under test
     except BaseException:
-        while True: pass  # noqa: E701
+        while True: pass  # noqa: E701 -- one line, as the case under test
 
 
 def loop_caught_three_deep():
     try:
-        while True: pass  # noqa: E701
+        while True: pass  # noqa: E701 -- one line, as the case under test
     except BaseException:
         try:
             while True:
                 pass
         except BaseException:
             try:
-                while True: pass  # noqa: E701
+                while True: pass  # noqa: E701 -- one line, as the case under test
             except BaseException:
                 while True:
                     pass

@@ -82,7 +82,8 @@ def test_range_bounds_move_by_one():
 
 
 def test_statements_are_dropped_one_at_a_time_and_break_becomes_continue():
-    text = "def f(xs):\n    out = []\n    for x in xs:\n        if x:\n            break\n        out.append(x)\n    return out\n"
+    text = ("def f(xs):\n    out = []\n    for x in xs:\n        if x:\n            break\n"
+            "        out.append(x)\n    return out\n")
     found = descriptions(text)
     assert "line 2: drop `out = []`" in found and "line 6: drop `out.append(x)`" in found
     assert "line 5: `break` -> `continue`" in found

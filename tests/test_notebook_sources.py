@@ -82,7 +82,8 @@ def test_the_check_accepts_what_the_build_adds_and_nothing_else():
 
 
 @pytest.mark.parametrize("edit, words", [
-    (lambda nb: nb["cells"][1]["metadata"].update(tags=["exercise"]), "cell 2: its tags are ['exercise'], not ['quiz']"),
+    (lambda nb: nb["cells"][1]["metadata"].update(tags=["exercise"]),
+     "cell 2: its tags are ['exercise'], not ['quiz']"),
     (lambda nb: nb["cells"][2]["metadata"].update(tags=["nbval-ignore-output"]), "cell 3: its tags are"),
     (lambda nb: nb["cells"][2]["metadata"].update(editable=False), "cell 3: its metadata is"),
     (lambda nb: nb["cells"][0].update(id="renamed"), "cell 1: its id is 'renamed'"),

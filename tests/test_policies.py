@@ -1,7 +1,6 @@
 """The fake policies, output checking and verdict parsing."""
 
 import json
-import sys
 
 import pytest
 
@@ -82,7 +81,7 @@ def test_coder_after_green_tests_goes_back_to_the_first_cut():
 def test_coder_sources_behave_as_their_names_say():
     def load(src):
         ns = {}
-        exec(src, ns)  # noqa: S102 -- our own fixed source, in a test
+        exec(src, ns)  # our own fixed source, in a test
         return ns["fizzbuzz"]
     fizz, full = load(FIZZ_ONLY_SOURCE), load(FULL_SOURCE)
     cases = {1: "1", 3: "Fizz", 5: "Buzz", 15: "FizzBuzz", 7: "7", 30: "FizzBuzz", 9: "Fizz", 10: "Buzz"}

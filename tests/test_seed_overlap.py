@@ -33,7 +33,8 @@ def test_the_check_covers_every_notebook_source():
 def test_a_copied_sentence_is_caught_whatever_its_case_and_punctuation():
     note = "The supervisor, a plain Python function, decides who speaks next and when the whole run stops."
     fingerprint = {tool.digest(run) for _, run in tool.runs(note)}
-    disguised = "# > **THE SUPERVISOR** (a plain python-function) decides: who speaks next, and when the WHOLE run stops!"
+    disguised = ("# > **THE SUPERVISOR** (a plain python-function) decides: "
+                 "who speaks next, and when the WHOLE run stops!")
     assert tool.matches(disguised, fingerprint) == [" ".join(tool.words(note))]
     # eleven shared words in a row are not a copy; twelve are
     eleven = " ".join(tool.words(note)[:11]) + " differently"

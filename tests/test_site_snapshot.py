@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
-import prewarm  # noqa: E402
-import snapshot  # noqa: E402
+import prewarm
+import snapshot
 
 OPTIONS = {"packages": ["ipykernel", "agent_team"]}
 

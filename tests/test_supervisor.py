@@ -2,7 +2,6 @@
 
 import copy
 import json
-import sys
 
 import pytest
 
@@ -368,8 +367,8 @@ def loops_and_swallows(goal, view):
     while True:
         try:
             while True:
-                n = 1  # noqa: F841
-        except BaseException:
+                n = 1  # noqa: F841 -- a loop body that does something
+        except BaseException:  # noqa: BLE001 -- a policy that swallows even the guard's TimeUp
             pass
 
 
@@ -599,7 +598,8 @@ def test_refusals_say_which_rule_refused_them():
 
 
 def test_an_unknown_keyword_names_the_roles_and_settings():
-    with pytest.raises(TypeError, match="no keyword 'max_round'; did you mean 'max_rounds'.*the roles are planner, coder"):
+    with pytest.raises(TypeError,
+                       match="no keyword 'max_round'; did you mean 'max_rounds'.*the roles are planner, coder"):
         supervise(max_round=3)
     with pytest.raises(TypeError, match="no keyword 'tester'"):
         supervise(tester=fake_coder)

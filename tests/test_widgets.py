@@ -171,7 +171,8 @@ def test_compare_runs_that_agree(no_widgets):
 def quiz():
     return W.Quiz("Who decides when a run `stops`?", ["the reviewer", "the supervisor", "the coder"],
                   answer="the supervisor", explanation="It is code: green tests or the budget end a run.",
-                  explanations={0: "Its verdict is overridden on green tests.", "the coder": "It only proposes patches."})
+                  explanations={0: "Its verdict is overridden on green tests.",
+                                "the coder": "It only proposes patches."})
 
 
 def test_quiz_right_answer_with_why_the_others_are_wrong():

@@ -16,7 +16,7 @@ from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from test_runaway import NOTEBOOKS, is_exercise, loop_bodies  # noqa: E402
+from test_runaway import NOTEBOOKS, is_exercise, loop_bodies  # noqa: E402 -- tests/browser is put on sys.path just above
 
 WRONG = {
     "01_architecture.ipynb": ["return {'ok': True, 'passed': 4, 'failed': 0, 'errors': []}"],

@@ -84,7 +84,7 @@ def split_solution(lines, solution):
         stub_end = end + 1
         while stub_end < len(lines) and lines[stub_end].strip().startswith("# STUB:"):
             stub_end += 1
-        stub = [l.replace("# STUB: ", "", 1).replace("# STUB:", "", 1) for l in lines[end + 1:stub_end]]
+        stub = [s.replace("# STUB: ", "", 1).replace("# STUB:", "", 1) for s in lines[end + 1:stub_end]]
         out += lines[i + 1:end] if solution else (stub or [indent + STUB_DEFAULT])
         i = stub_end
     return out

@@ -39,13 +39,13 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check  # noqa: E402
-import contents  # noqa: E402
-import isolation  # noqa: E402
-import prewarm  # noqa: E402
-import snapshot  # noqa: E402
-import wheels  # noqa: E402
-from wheels import norm  # noqa: E402
+import check
+import contents
+import isolation
+import prewarm
+import snapshot
+import wheels
+from wheels import norm
 
 ROOT = wheels.ROOT
 WORK = ROOT / "build" / "site"

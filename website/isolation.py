@@ -13,7 +13,7 @@ A page is isolated only if it was loaded through the worker, so on the very firs
 worker yet) the notebook page registers it, as the plugin would, and reloads itself once it is in
 control; from then on every visit is isolated from the start. Where service workers are
 unavailable (plain http from another machine, some private windows) the page stays as it was:
-everything works except Interrupt, and README says what to do.
+everything works except Interrupt, and docs/site.md says what to do.
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ STATIC = Path("extensions") / NAME / "static"
 # and `o` (loadPyodideOptions); {comlink}/{coincident}: the worker files' names.
 START_WORKER = (
     'if(!globalThis.__agentTeamWorker&&!globalThis.__agentTeamReloading&&typeof Worker!=="undefined")try{'
-    'let i=self.crossOriginIsolated,w=new Worker(new URL("' + STATIC.as_posix() + '/"+(i?"{coincident}":"{comlink}"),r),'
+    'let i=self.crossOriginIsolated,w=new Worker(new URL("' + STATIC.as_posix()
+    + '/"+(i?"{coincident}":"{comlink}"),r),'
     '{type:"module"}),b=i?new Uint8Array(new SharedArrayBuffer(1)):null;'
     'w.postMessage({agentTeamBoot:{by:"page",pyodideUrl:u,indexUrl:u.slice(0,u.lastIndexOf("/")+1),'
     'loadPyodideOptions:o,interrupt:b}});globalThis.__agentTeamWorker={worker:w,interrupt:b}'

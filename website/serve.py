@@ -31,7 +31,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def log_message(self, format, *args):
+    def log_message(self, format, *args):  # noqa: A002 -- http.server's own signature
         if not self.quiet:
             super().log_message(format, *args)
 

@@ -121,7 +121,7 @@ def fetch() -> dict[str, Path]:
         pip_download(["--require-hashes", "-r", str(reqs)], CACHE)
         have = {norm(p.name.split("-")[0]): p for p in CACHE.glob("*.whl")}
     out = {}
-    for k, (name, version, digest) in pins.items():
+    for k, (_name, _version, digest) in pins.items():
         path = have[k]
         if sha256(path) != digest:
             sys.exit(f"{path.name}: sha256 does not match site/wheels.txt")

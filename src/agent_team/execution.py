@@ -73,7 +73,7 @@ def _step_result(do_step, contract):
     """``(status, detail)`` of one step: its return value is the detail; raising fails it."""
     try:
         detail = do_step(contract)
-    except Exception as err:  # a step's failure is an outcome, never a crash of the executor
+    except Exception as err:  # noqa: BLE001 -- a step's failure is an outcome, never a crash of the executor
         return "failed", describe_error(err)
     return "success", detail if isinstance(detail, str) else ""
 

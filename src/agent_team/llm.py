@@ -10,7 +10,8 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error, and ``failure``: None, "timeout", "error" or "bad reply") is kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply") is
+kept in ``output["attempts"]`` and in ``policy.history``.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``

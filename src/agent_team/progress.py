@@ -133,7 +133,7 @@ def _update(file, name, change):
     except Exception:  # noqa: BLE001 -- progress is best effort
         try:
             os.remove(f"{file}.tmp")
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 -- progress is best effort, its clean-up too
             pass
         return False
 
@@ -174,7 +174,7 @@ def reset(file=None):
         os.remove(file)
     except FileNotFoundError:
         pass
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 -- progress is best effort: False says it was not removed
         return False
     return True
 

@@ -59,7 +59,8 @@ JS_MEASURE = """(cell) => {
                                           + '.jupyter-widgets .widget-dropdown, .jupyter-widgets .widget-radio')) {
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.right > edge)
-        problems.push(`overflow: ${what(el)} ends at ${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
+        problems.push(
+          `overflow: ${what(el)} ends at ${Math.round(r.right)} px, the output area at ${Math.round(edge)} px`);
     }
     // Inside a box, only a scroll container (a wide table or a diagram that scrolls sideways) may
     // hold something wider than the box.

@@ -279,7 +279,7 @@ def with_count(role, patch):
     return "no exec or __import__ in code" if role == "coder" and hits else None
 
 
-with_lambda = lambda role, patch: ("no exec" if role == "coder" and ("exec" in patch["content"]  # noqa: E731
+with_lambda = lambda role, patch: ("no exec" if role == "coder" and ("exec" in patch["content"]  # noqa: E731 -- a lambda is the style under test
                                                                    or "__import__" in patch["content"]) else None)
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutation.py
-from grader_helpers import solution  # noqa: E402
-from mutation import mutants  # noqa: E402
+from grader_helpers import solution
+from mutation import mutants
 
-from agent_team import faults, policies  # noqa: E402
-from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests  # noqa: E402
-from agent_team.oracle import CASES  # noqa: E402
-from agent_team.repo import SRC_PATH  # noqa: E402
+from agent_team import faults, policies
+from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from agent_team.oracle import CASES
+from agent_team.repo import SRC_PATH
 
 
 
@@ -32,7 +32,7 @@ def _evaluated(make):
     """The EVAL a mutated cell defines, or None when the cell raises (it then defines nothing)."""
     try:
         return make()
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 -- a mutated cell may raise anything; it then defines nothing
         return None
 
 
@@ -42,7 +42,8 @@ EXERCISES = {
     "2.1": (lambda: solution("02_policies.py", "def nits_reviewer(goal, view):"), "nits_reviewer",
             {"output": policies.output, "review_patch": policies.review_patch, "NITS_LIMIT": 3},
             check_nits_reviewer),
-    "4.1": (lambda: as_function(solution("04_failure_injection.py", "from agent_team.faults import fizz_only_coder"), "make_eval"),
+    "4.1": (lambda: as_function(solution("04_failure_injection.py", "from agent_team.faults import fizz_only_coder"),
+                                "make_eval"),
             "make_eval", vars(faults), lambda make: check_fault_eval(_evaluated(make))),
     "4.2": (lambda: solution("04_failure_injection.py", "def no_exec(role, patch):"), "no_exec", {},
             check_hardening),
@@ -68,7 +69,8 @@ def _words(exercise, line, *texts):
 # (exercise, mutant description) -> why it behaves like the solution on every input the text allows
 EQUIVALENT = {
     ("1.1", "line 5: `''` -> `'X'`"): DEFAULT,
-    **dict.fromkeys(_words("1.1", 8, "could not load fizzbuzz: ", ": ") | _words("1.1", 14, "fizzbuzz(", ") raised ", ": ")
+    **dict.fromkeys(_words("1.1", 8, "could not load fizzbuzz: ", ": ")
+                    | _words("1.1", 14, "fizzbuzz(", ") raised ", ": ")
                     | _words("1.1", 19, "fizzbuzz(", ") returned ", "; expected "), WORDING),
     **dict.fromkeys(_words("2.1", 4, "the tests are green: approve", "tests green") | _words("2.1", 5, "tests green")
                     | _words("2.1", 9, "red tests; I have asked ", " times before"), WORDING),

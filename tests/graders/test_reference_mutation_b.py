@@ -20,7 +20,7 @@ from agent_team.grading import run_team as run_team_grader
 from agent_team.grading.gate import check_gate, gate_cases, random_cases
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutation.py
-from mutation import mutants  # noqa: E402
+from mutation import mutants
 
 NOTEBOOK_05 = Path(__file__).resolve().parents[2] / "notebooks" / "source" / "05_real_team.py"
 
@@ -80,7 +80,8 @@ EQUIVALENT = {
     "if note:": "whether a risk note is kept, not part of the answer",
     "notes.append(note)": "a risk note, not part of the answer",
     "checks += [c for c in more + extra if c not in checks]": "suggested checks, not part of the answer",
-    'text=text.format(step=step, detail=f" ({detail})" if detail else ""),': "the proposal's text, not part of the answer",
+    'text=text.format(step=step, detail=f" ({detail})" if detail else ""),':
+        "the proposal's text, not part of the answer",
     'targets = [s[0] for s in steps[at:]] if kind == "cancelled"': "the retry command's steps, not part of the answer",
     "command=COMMAND.format(steps=targets), requires_approval=True)": "the retry command, not part of the answer",
 }

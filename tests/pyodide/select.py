@@ -131,7 +131,7 @@ async def main():
             print(f"pyodide: tests/conftest.py {reason}: not used")
     for path, _ in chosen:
         shutil.copy2(path, WORK / "tests" / path.name)
-    print(f"pyodide: Pyodide {sys.version.split()[0]} ({sys.platform}) ready in {BOOT_SECONDS:.1f} s")  # noqa: F821
+    print(f"pyodide: Pyodide {sys.version.split()[0]} ({sys.platform}) ready in {BOOT_SECONDS:.1f} s")  # noqa: F821 -- set by run.mjs
     print(f"pyodide: running {len(chosen)} test files: {' '.join(p.name for p, _ in chosen)}")
     for path, reason in skipped:
         print(f"pyodide: not run here: {path.name} ({reason})")
@@ -152,7 +152,7 @@ async def main():
     args = ["-p", "no:cacheprovider", "-c", str(WORK / "pytest.ini"), "--rootdir", str(WORK),
             "--hypothesis-profile=pyodide", "-q",
             "-W", "ignore::pytest.PytestAssertRewriteWarning",
-            *[f"tests/{p.name}" for p, _ in chosen], *PYTEST_ARGS]  # noqa: F821
+            *[f"tests/{p.name}" for p, _ in chosen], *PYTEST_ARGS]  # noqa: F821 -- set by run.mjs
     for file, test, action, why in KNOWN:
         print(f"pyodide: known difference ({action}): {file}::{test[:60]}: {why}")
     status = pytest.main(args, plugins=[KnownDifferences()])

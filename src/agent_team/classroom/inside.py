@@ -125,7 +125,7 @@ def _grade(job):
     try:
         setup = compile(job["setup"], "<the course's setup>", "exec")
         exec(setup, namespace)
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:  # noqa: BLE001 -- whatever the setup raised, the exercise gets a sentence
         return {"status": "error", "message": f"the course's own setup failed ({_describe(err)}): "
                                               "is this the course's version of agent_team?"}
     try:
@@ -139,7 +139,7 @@ def _grade(job):
         exec(code, namespace)
     except NotImplementedError:
         return {"status": "not implemented", "message": "the exercise cell still raises NotImplementedError."}
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:  # noqa: BLE001 -- learner code raises anything: it is data here
         hint = f" {ONLY_THE_CELL}" if isinstance(err, NameError) else ""
         return {"status": "error", "message": f"running the exercise cell raised {_describe(err)}.{hint}"}
     if job["name"] not in namespace:

@@ -181,7 +181,8 @@ class Report:
         return report_html(self)
 
     def __repr__(self):
-        return f"<Report {self.title!r}: {self.status}, {sum(bool(c.passed) for c in self.checks)}/{len(self.checks)} checks>"
+        passed = sum(bool(c.passed) for c in self.checks)
+        return f"<Report {self.title!r}: {self.status}, {passed}/{len(self.checks)} checks>"
 
 
 def _record(report):

@@ -200,7 +200,8 @@ def check_fault_eval(rows):
     report = Report("Exercise 4.1: an eval of faults", exercise="4.1",
                     hint="Each row is (name, dict of supervise() keyword arguments, 'pass' or 'budget'). "
                          "Include {'max_rounds': 1} -> 'budget' and {'max_rounds': 4} -> 'pass', then rows "
-                         "whose runs go differently, e.g. {'coder': fizz_only_coder, 'max_rounds': 4}.").declare_all(REQUIREMENTS)
+                         "whose runs go differently, e.g. {'coder': fizz_only_coder, 'max_rounds': 4}."
+                    ).declare_all(REQUIREMENTS)
     if rows is None or rows is Ellipsis:
         report.status_override = "not implemented"
         return report.finish(ran=False)

@@ -92,7 +92,8 @@ def check_run_outcomes(fn):
                 report.fail(f"{ref['step']} step", f"On '{name}' your {ref['step']} step is "
                             f"{safe_repr(got['status'])} with risk {safe_repr(got['risk'])}; it should be "
                             f"{ref['status']!r}{why}, risk {ref['risk']!r}.")
-        call_gate = call_learner(lambda: gated(run, [dict(o) for o in call.value]), what="the gate on your outcomes")
+        call_gate = call_learner(lambda: gated(run, [dict(o) for o in call.value]),  # noqa: B023 -- called at once
+                                 what="the gate on your outcomes")
         expected = gated(run).status
         if not call_gate.ok or call_gate.value.status != expected:
             got_status = call_gate.value.status if call_gate.ok else call_gate.problem

@@ -155,7 +155,8 @@ def check_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
     report = Report("Exercise 4.2: a hardening rule", exercise="4.2",
                     hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
-                         "in patch['content'] (a plain `in` test); return None for everything else.").declare_all(REQUIREMENTS)
+                         "in patch['content'] (a plain `in` test); return None for everything else."
+                    ).declare_all(REQUIREMENTS)
     if not callable(rule):
         report.fail("refuses exec", f"no_exec is {safe_repr(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)

@@ -5,9 +5,11 @@ Every sentence of the exercise is a rule, and every rule is a check:
 | the exercise says | check |
 |---|---|
 | Plan once (first, with the task, even when `max_rounds` is 0) | plan once |
-| the coder writes code from the task, the plan and the feedback; `feedback = ""` at first, then `"review: "` + review or `"test: "` + result, the latest one | feedback |
+| the coder writes code from the task, the plan and the feedback; `feedback = ""` at first, \
+then `"review: "` + review or `"test: "` + result, the latest one | feedback |
 | the reviewer reads it: every round, the code just written, even if empty or seen before | review every round |
-| a review that starts with `"APPROVE"` (`"APPROVED"` too: `review.startswith("APPROVE")`) sends that code to the tester | test approved code |
+| a review that starts with `"APPROVE"` (`"APPROVED"` too: `review.startswith("APPROVE")`) \
+sends that code to the tester | test approved code |
 | a review that does not start with `"APPROVE"` ends the round without a test | tester only on approved |
 | a result starting with `"PASS"` (`"PASSED"` too) ends the run | stop on PASS |
 | anything else goes on: the team stops early only on a PASS | keep going |

@@ -159,7 +159,7 @@ def compare_html(a, b, labels=("run A", "run B"), round=None):  # noqa: A002 -- 
     """Two runs compared: the overview, then one round side by side (the first divergent one by default)."""
     al = a if isinstance(a, Alignment) else Alignment(a, b)
     if round is None:
-        round = al.divergence["round"] if al.divergence else (al.rounds[-1] if al.rounds else 0)
+        round = al.divergence["round"] if al.divergence else (al.rounds[-1] if al.rounds else 0)  # noqa: A001 -- the parameter
     return wrap(tag("h3", f"{labels[0]} and {labels[1]}, side by side"),
                 compare_overview_html(al, labels), compare_round_html(al, round, labels),
                 label="two runs compared")

@@ -115,11 +115,14 @@ def details(summary, *body, open=False, **attrs):  # noqa: A002 -- mirrors the H
 # widget holding a course box may shrink below its content's widest word (as a
 # flex item it would not), so the box's own sideways scroll takes over.
 STYLE = Safe("""<style>
-.at-box{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;max-width:100%;overflow-x:auto}
+.at-box{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;max-width:100%;\
+overflow-x:auto}
 .at-box h3,.at-box h4{margin:.5em 0 .3em 0}
-.at-pre{white-space:pre-wrap;overflow-wrap:break-word;font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:.2em 0;padding:.3em .5em;background:rgba(127,127,127,.08);border-radius:3px}
+.at-pre{white-space:pre-wrap;overflow-wrap:break-word;font-family:var(--jp-code-font-family,monospace);font-size:12px;\
+margin:.2em 0;padding:.3em .5em;background:rgba(127,127,127,.08);border-radius:3px}
 .at-box table.at-table{border-collapse:collapse;margin:.3em 0}
-.at-box table.at-table th,.at-box table.at-table td{border:1px solid rgba(127,127,127,.35);padding:2px 8px;text-align:left;vertical-align:top}
+.at-box table.at-table th,.at-box table.at-table td{border:1px solid rgba(127,127,127,.35);padding:2px 8px;\
+text-align:left;vertical-align:top}
 .at-box table.at-table th{background:rgba(127,127,127,.12)}
 .at-badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;font-weight:600}
 .at-ok{background:rgba(30,160,70,.2)}
@@ -129,7 +132,8 @@ STYLE = Safe("""<style>
 .at-muted{background:rgba(127,127,127,.18)}
 .at-box tr.at-row-bad td{background:rgba(220,50,50,.10)}
 .at-box tr.at-row-first td{background:rgba(230,150,0,.16);font-weight:600}
-.at-diff{font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:.2em 0;padding:.3em .5em;white-space:pre-wrap;overflow-wrap:break-word;background:rgba(127,127,127,.06)}
+.at-diff{font-family:var(--jp-code-font-family,monospace);font-size:12px;margin:.2em 0;padding:.3em .5em;\
+white-space:pre-wrap;overflow-wrap:break-word;background:rgba(127,127,127,.06)}
 .at-diff .at-add{background:rgba(30,160,70,.2);display:block}
 .at-diff .at-del{background:rgba(220,50,50,.18);display:block}
 .at-diff .at-hunk{color:rgba(30,110,230,.9);display:block}
@@ -146,7 +150,8 @@ STYLE = Safe("""<style>
 .at-scroll{overflow-x:auto;max-width:100%;contain:inline-size}
 .widget-html-content:has(.at-box){min-width:0;max-width:100%}
 .at-box .at-scroll svg.at-diagram{min-width:640px}
-.at-box code{font-family:var(--jp-code-font-family,monospace);font-size:.95em;padding:0 .2em;border-radius:3px;background:rgba(127,127,127,.14)}
+.at-box code{font-family:var(--jp-code-font-family,monospace);font-size:.95em;padding:0 .2em;border-radius:3px;\
+background:rgba(127,127,127,.14)}
 </style>""")
 
 

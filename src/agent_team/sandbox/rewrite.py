@@ -29,7 +29,7 @@ class Instrument(ast.NodeTransformer):
         node.body.insert(0, ast.Expr(self.helper("tick")))
         return node
 
-    visit_FunctionDef = visit_For = visit_While = with_tick
+    visit_FunctionDef = visit_For = visit_While = with_tick  # noqa: N815 -- ast.NodeTransformer's names
 
     def visit_ExceptHandler(self, node):
         self.generic_visit(node)
@@ -115,7 +115,7 @@ class Instrument(ast.NodeTransformer):
             return ast.copy_location(self.helper("charged", node), node)
         return node
 
-    visit_List = visit_Tuple = visit_Set = charge_starred
+    visit_List = visit_Tuple = visit_Set = charge_starred  # noqa: N815 -- ast.NodeTransformer's names
 
     def visit_Dict(self, node):
         self.generic_visit(node)

@@ -54,7 +54,7 @@ def show(obj):
     """Display ``obj`` in a notebook; print its text where there is no IPython."""
     try:
         from IPython.display import display
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 -- no IPython (or a broken one): print the text instead
         print(obj)
         return
     display(obj)

@@ -49,7 +49,7 @@ class CompareRuns(Base):
         return self._al.divergence
 
     @property
-    def round(self):  # noqa: A003 -- the course's word
+    def round(self):
         return self._round
 
     def go(self, rnd):

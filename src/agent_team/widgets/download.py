@@ -54,7 +54,8 @@ def link_html(data, names):
     notebooks = sum(n.endswith(".ipynb") for n in names)
     href = "data:application/zip;base64," + base64.b64encode(data).decode("ascii")
     return (f'<a download="{ZIP_NAME}" href="{href}">Save {ZIP_NAME}</a> '
-            f"({notebooks} notebook{'' if notebooks == 1 else 's'}, {len(data) // 1024 + 1} KB). Hand this file in as it is.")
+            f"({notebooks} notebook{'' if notebooks == 1 else 's'}, {len(data) // 1024 + 1} KB). "
+            "Hand this file in as it is.")
 
 
 class DownloadWork(Base):
