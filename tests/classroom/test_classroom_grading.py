@@ -30,7 +30,8 @@ try:
     MISSING = "" if shutil.which("node") else "Node.js is not installed"
 except RunnerError as err:
     MISSING = str(err)
-pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs Node.js and Pyodide: {MISSING}")
+pytestmark = [pytest.mark.skipif(bool(MISSING), reason=f"needs Node.js and Pyodide: {MISSING}"),
+              pytest.mark.slow]  # boots Pyodide under Node.js
 
 
 def notebook(part, solution, replace=None):

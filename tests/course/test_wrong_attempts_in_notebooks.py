@@ -29,6 +29,7 @@ WRONG = {
     "06_your_team.ipynb": ["return []"],
 }
 CASES = [(name, body) for name, bodies in WRONG.items() for body in bodies]
+pytestmark = pytest.mark.slow  # each case runs a whole notebook
 
 
 @pytest.mark.parametrize("name,body", CASES, ids=[f"{n[:2]}-{i}" for i, (n, _) in enumerate(CASES)])

@@ -303,6 +303,7 @@ def test_another_threads_sleep_is_not_limited():
 
 
 @needs_processes
+@pytest.mark.slow  # waits out a child process's 2 s
 def test_known_limit_one_long_c_call_is_not_stopped():
     """Documented in limits.py: a single C call gives the hook no chance to run."""
     code = textwrap.dedent("""

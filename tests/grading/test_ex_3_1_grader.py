@@ -216,7 +216,9 @@ BUGGY = [
 
 
 @pytest.mark.parametrize("fn, check", BUGGY, ids=[f.__name__ for f, _ in BUGGY])
-def test_each_bug_fails_first_the_check_that_names_it(fn, check):
+def test_each_bug_fails_first_the_check_that_names_it(fn, check, request):
+    if fn is infinite_loop:
+        request.getfixturevalue("short_caps")  # a hang costs a fifth of a second, not 2 s
     report = grade(fn)
     checks = by_name(report)
     assert not report.passed and report.status == "not yet"
@@ -253,10 +255,10 @@ def test_one_round_too_many_says_how_many_calls():
     assert "max_rounds=" in detail and "times" in detail
 
 
-def test_an_infinite_loop_is_reported_quickly_as_not_returning():
+def test_an_infinite_loop_is_reported_quickly_as_not_returning(short_caps):
     start = time.perf_counter()
     report = check_run_team(infinite_loop)
-    assert time.perf_counter() - start < 6.0
+    assert time.perf_counter() - start < 0.95 * short_caps.REAL  # generous, yet a cap not applied fails
     detail = by_name(report)["returns"].detail
     assert "did not return" in detail and "loop" in detail
 

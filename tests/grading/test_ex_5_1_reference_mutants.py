@@ -12,6 +12,7 @@ is part of the exercise's answer).
 """
 
 import ast
+import inspect
 import types
 from pathlib import Path
 

@@ -52,7 +52,7 @@ def test_bad_shapes_and_the_stub_are_reported_not_raised():
     assert "raised ZeroDivisionError" in str(check_my_fault({**GOOD, "evidence": lambda run: 1 / 0}))
 
 
-def test_an_evidence_function_that_hangs_passes_neither_evidence_check():
+def test_an_evidence_function_that_hangs_passes_neither_evidence_check(short_caps):
     def hangs(run):
         while True:
             pass
