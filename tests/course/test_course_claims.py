@@ -19,7 +19,8 @@ GRADERS = {row.id: f"{row.grader}(" for row in EXERCISES}  # every exercise of t
 def filled(path):
     """A source as its notebooks are built from it: what it leaves to the tables filled in."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("from_tables", SOURCES.parents[1] / "tools" / "from_tables.py")
+    tool = SOURCES.parents[1] / "tools" / "from_tables.py"
+    spec = importlib.util.spec_from_file_location("from_tables", tool)
     tables = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tables)
     return tables.fill(path.read_text(encoding="utf-8"))
@@ -100,8 +101,8 @@ def test_diagrams_scroll_in_a_narrow_notebook_instead_of_shrinking():
     assert "word-break:normal" in STYLE  # undoes JupyterLab's break-all on output <pre>s
 
 
-NUMBER_WORDS = {word: n for n, word in enumerate("ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-                                                  "eighteen nineteen twenty".split(), 10)}
+WORDS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+NUMBER_WORDS = {word: n for n, word in enumerate(WORDS.split(), 10)}
 
 
 @needs_sources

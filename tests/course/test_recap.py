@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_team import roles
 from agent_team.contracts import ACTIONS
 from agent_team.gate import PRECEDENCE
 from agent_team.repo import ALLOWLIST, MAX_CONTENT, MAX_PATCHES, TESTS_PATH
@@ -44,6 +45,8 @@ def test_every_state_the_supervisor_can_be_in_is_on_the_sheet():
 
 def test_the_tables_and_rules_match_the_engine():
     for role, paths in ALLOWLIST.items():
+        if roles.role(role).optional:
+            continue  # not on the default team the sheet describes: it plays only when given a policy
         row = next(line for line in TEXT.splitlines() if line.startswith(f"| {role} |"))
         assert all(f"`{p}`" in row for p in paths), role
         assert all(field.replace("_", " ") in row for field in VIEW_FIELDS[role]), role

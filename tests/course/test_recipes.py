@@ -96,6 +96,7 @@ def test_after_the_recipes_the_whole_suite_passes(copy):
     result = run_pytest(copy, "tests", *[f"--ignore={path}" for path in CANNOT_RUN_HERE], "-rfE")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
     # the new rows really were there to test
-    ran = run_pytest(copy, "tests/engine/test_faults.py", "tests/course/test_course.py", "tests/engine/test_roles.py",
-                     "tests/engine/test_hints.py", "tests/course/test_course_claims.py", "--collect-only")
+    ran = run_pytest(copy, "tests/engine/test_faults.py", "tests/course/test_course.py",
+                     "tests/engine/test_roles.py", "tests/engine/test_hints.py",
+                     "tests/course/test_course_claims.py", "--collect-only")
     assert "coder goes quiet" in ran.stdout and "6.3" in ran.stdout and "docs" in ran.stdout

@@ -25,9 +25,9 @@ def _graders():
                 found[row.grader] = fn
     for row in course.EXERCISES:
         if row.grader not in found:
-            raise ImportError(f"course.EXERCISES names {row.grader} as the grader of exercise {row.id}, but no "
-                              f"module of agent_team.grading defines it: write it in its own module there "
-                              "(CONTRIBUTING.md, 'Add an exercise').")
+            raise ImportError(f"course.EXERCISES names {row.grader} as the grader of exercise {row.id}, "
+                              "but no module of agent_team.grading defines it: write it in its own "
+                              "module there (CONTRIBUTING.md, 'Add an exercise').")
     return found
 
 
