@@ -13,10 +13,11 @@ APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: lint test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean
 
-# The linter, engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then
-# every notebook in a real browser against the built site.
+# Every test (tests/README.md): the linter, the CPython suite with its slow tests, the notebooks
+# against their stored outputs, then the engine inside Pyodide (Node.js), then every notebook in a
+# real browser.
 test: lint $(NPM_STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests --ignore=tests/browser
 	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser
 
@@ -32,9 +33,10 @@ test-notebooks: $(STAMP)
 notebooks: $(STAMP)
 	AGENT_TEAM_PROGRESS=off $(PY) tools/notebooks.py build $(PARTS)
 
-# Only the engine's unit and property tests (fast).
+# The fast set: the linter, then every CPython test but the browser's and those marked slow
+# (whole-notebook runs, nested pytest, Pyodide boots, real waits), which `make test` runs.
 test-engine: lint
-	$(PY) -m pytest tests --ignore=tests/browser
+	$(PY) -m pytest tests --ignore=tests/browser -m "not slow"
 
 # The runaway-code guard (limits, grader caps) on each supported CPython installed here: 3.11 is the
 # floor (pyproject's requires-python) and must be present; others are skipped when missing.
@@ -49,8 +51,8 @@ test-pythons:
 	  test -x $$venv/bin/python || $$py -m venv $$venv || exit 1; \
 	  $$venv/bin/python -m pip install --quiet "pytest>=8" "hypothesis>=6.100" || exit 1; \
 	  echo "== $$($$venv/bin/python -V)"; \
-	  PYTHONPATH=src $$venv/bin/python -m pytest -q -p no:cacheprovider tests/test_limits.py \
-	    tests/test_runaway_learner_code.py || exit 1; \
+	  PYTHONPATH=src $$venv/bin/python -m pytest -q -p no:cacheprovider tests/engine/test_limits.py \
+	    tests/grading/test_runaway_learner_code.py || exit 1; \
 	done
 
 # The engine's pure tests inside Pyodide 314 under Node.js, offline (tests/pyodide/select.py says which).

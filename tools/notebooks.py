@@ -9,7 +9,9 @@ Each part is written once, as a percent-format Python file in
   ``# END SOLUTION`` are the worked solution. In the learner form they are
   replaced by the ``# STUB: ...`` lines that follow ``# END SOLUTION``
   (prefix removed), or, when there are none, by
-  ``raise NotImplementedError(...)`` at the marker's indentation.
+  ``raise NotImplementedError(...)`` at the marker's indentation;
+* what a table of the package knows (how many faults there are, part 4's cells for a fault it
+  does not narrate) is left to the table and filled in at build time: ``tools/from_tables.py``.
 
 From each source come two notebooks, executed so that their outputs are
 stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
@@ -19,6 +21,7 @@ stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
     python tools/notebooks.py check            # committed notebooks == what their sources generate
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -112,9 +115,17 @@ def notebook(cells, solution):
     }
 
 
+def filled(source_path):
+    """The source's text with what it leaves to the package's tables filled in (tools/from_tables.py)."""
+    spec = importlib.util.spec_from_file_location("from_tables", Path(__file__).with_name("from_tables.py"))
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    return tables.fill(source_path.read_text(encoding="utf-8"))
+
+
 def forms(source_path):
     """``{path: notebook}`` for the learner and solution forms of one source file."""
-    cells = parse(source_path.read_text(encoding="utf-8"))
+    cells = parse(filled(source_path))
     name = source_path.stem + ".ipynb"
     out = {LEARNER / name: notebook(cells, False), SOLUTIONS / name: notebook(cells, True)}
     for nb in out.values():  # which part this is, for agent_team.grade (survives a renamed file)

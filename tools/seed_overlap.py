@@ -2,7 +2,7 @@
 
 The design notes (the seeds) are not part of this repository, so what we keep is
 a fingerprint of them: one short hash per run of 12 consecutive words, in
-``tests/data/seed_shingles.txt``. Words are compared after normalising case and
+``tests/course/data/seed_shingles.txt``. Words are compared after normalising case and
 punctuation (only letters and digits count), so a copied sentence is caught even
 with different capitals, commas or markdown around it.
 
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FINGERPRINT = ROOT / "tests" / "data" / "seed_shingles.txt"
+FINGERPRINT = ROOT / "tests" / "course" / "data" / "seed_shingles.txt"
 RUN = 12  # words: long enough to be a copied phrase, not a shared term like "run_tests(repo)"
 WORD = re.compile(r"[a-z0-9]+")
 

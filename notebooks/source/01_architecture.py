@@ -122,13 +122,15 @@ for role, paths in ALLOWLIST.items():
 # well, is text we wrote.
 
 # %%
+from agent_team.roles import role
+
 SIGNAL = {  # our words: what each role can point to when its turn went well
     "planner": "PLAN.md is not empty",
     "coder": "none of its own: the oracle judges its code",
     "reviewer": "a verdict (approve / request_changes)",
 }
-rows = [(role, ", ".join(VIEW_FIELDS[role]), ", ".join(sorted(ALLOWLIST[role])), SIGNAL[role])
-        for role in ALLOWLIST]
+TEAM = [name for name in ALLOWLIST if not role(name).optional]  # an optional role plays only when asked
+rows = [(name, ", ".join(VIEW_FIELDS[name]), ", ".join(sorted(ALLOWLIST[name])), SIGNAL[name]) for name in TEAM]
 rows.append(("supervisor (code)", "the whole repo and the trace", "nothing (it only appends to the trace)",
              "run_tests(repo) passes, or the budget runs out"))
 show_table(["role", "reads (its view)", "writes (its allowlist)", "success signal"], rows,

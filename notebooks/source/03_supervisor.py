@@ -696,7 +696,7 @@ Hints("3.1")
 # - Roles take turns; evals pin the outcomes (one round: `budget`, four rounds: `pass`).
 # - `run_team` is the same team as four functions, with the reviewer as a gate before the tester.
 #
-# **Next: part 4, failure injection.** You will break the team on purpose, thirteen different
+# **Next: part 4, failure injection.** You will break the team on purpose, {{faults}} different
 # ways, and check that the state machine holds every time.
 
 # %% [markdown]

@@ -80,7 +80,7 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 # * `"name"`: the fault in a few words;
 # * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
 #   `reviewer`, `tamper`, `rules`, `max_rounds`), using **a policy or hook you write**, not one
-#   of part 4's thirteen;
+#   of part 4's {{faults}};
 # * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
 # * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds
 #   nothing in a healthy run.
@@ -344,7 +344,7 @@ Quiz(
 #
 # * A fault becomes an **eval** when it carries its expected status *and* evidence that is found in
 #   the faulty run and nowhere else.
-# * Your fault ran under the same supervisor as part 4's thirteen, and the state machine held.
+# * Your fault ran under the same supervisor as part 4's {{faults}}, and the state machine held.
 # * Reading a run as **four steps** lets the reviewer gate judge a whole run: tests can pass while
 #   the work is incomplete, and such a run ends `blocked`, never `pass`.
 #

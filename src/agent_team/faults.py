@@ -3,7 +3,7 @@
 A fault is a set of keyword arguments for :func:`~agent_team.supervisor.supervise`
 (a replaced policy, a tamper hook, a budget), the status the state machine
 must still reach, and the layer of the system that stops it. Part 4 runs them
-live; tests/test_faults.py runs every row of :data:`FAULTS` and checks both
+live; tests/engine/test_faults.py runs every row of :data:`FAULTS` and checks both
 the status and that the trace shows its layer at work (:func:`layers_seen`).
 Adding a fault is one row here (and its policy or hook): see CONTRIBUTING.md.
 """

@@ -194,6 +194,7 @@ HINTS = {
              "            outcome(\"tests\", \"execute\", bool(tests) and tests[-1][\"ok\"], never=not tests),\n"
              "            outcome(\"review\", \"write\", ..., never=...)]"),
     ),
+    # a new exercise's hints: one more entry here, in course order (see CONTRIBUTING.md)
 }
 
 

@@ -1,11 +1,11 @@
 """Inside Pyodide (run by tests/pyodide/run.mjs): pick the engine's pure tests and run them.
 
-Which tests run: every tests/test_*.py that imports `agent_team` (a test of the engine) and whose
-imports are all available in the browser's Pyodide:
+Which tests run: every tests/<layer>/test_*.py (the layers: tests/README.md) that imports
+`agent_team` (a test of the engine) and whose imports are all available in the browser's Pyodide:
 the standard library (less the modules that need processes, threads or sockets, which the
 browser lacks), `agent_team` except its widget module, pytest, hypothesis and sibling modules
-in tests/. Files importing anything else (ipywidgets, nbformat, nbval, ...) are skipped and
-listed, as are those in EXCLUDE below. tests/conftest.py is used when it is itself pure.
+in tests/ and its layers. Files importing anything else (ipywidgets, nbformat, nbval, ...) are
+skipped and listed, as are those in EXCLUDE below. tests/conftest.py is used when it is itself pure.
 The repository is mounted at /mnt/repo; src/agent_team and the chosen tests are copied into
 /work (Pyodide's in-memory file system), so the run writes nothing to the repository.
 """
@@ -23,9 +23,12 @@ UNAVAILABLE = {"subprocess", "multiprocessing", "threading", "concurrent", "sock
                "_thread", "asyncio.subprocess", "ssl", "selectors", "tkinter", "curses"}
 THIRD_PARTY_OK = {"agent_team", "pytest", "hypothesis", "_pytest"}
 NOT_PURE_SUBMODULES = {"agent_team.widgets", "agent_team.classroom"}  # classroom: host side, starts Node
+# Folders of tests/ never copied: the browser's own tests, this runner, and the data of course tests.
+NOT_LAYERS = {"browser", "pyodide", "data", "__pycache__"}
 # Test files left out on purpose, with the reason (keep this list short and honest).
 EXCLUDE = {name: "reads notebooks/ and tools/, which this run does not copy"
-           for name in ("test_notebook_sources.py", "test_notebook_solutions.py")}
+           for name in ("test_notebook_sources.py", "test_notebook_solutions.py",
+                        "test_reference_mutants.py", "test_ex_5_1_reference_mutants.py")}
 # Single tests where Pyodide differs from CPython: (file, a piece of the test id, action, why).
 # "deselect" is for cases that crash the interpreter itself (nothing else would run after them);
 # "xfail" for a different but harmless answer. Each one is printed at every run.
@@ -81,6 +84,15 @@ def imported_modules(path):
                 yield f"{node.module}.{alias.name}"
 
 
+def layered_files(tests_dir):
+    """tests/*.py and each layer's tests/<layer>/*.py, less the layers that need a host or a browser.
+
+    The layers' file names are unique across tests/, so they are copied side by side into one folder.
+    """
+    layers = [d for d in sorted(tests_dir.iterdir()) if d.is_dir() and d.name not in NOT_LAYERS]
+    return [*tests_dir.glob("*.py"), *(p for d in layers for p in d.glob("*.py"))]
+
+
 def why_not_pure(path, local, engine_test=True):
     mods = list(imported_modules(path))
     if engine_test and not any(m.split(".")[0] == "agent_team" for m in mods):
@@ -116,11 +128,11 @@ async def main():
     sys.path.insert(0, str(WORK / "src"))
     (WORK / "pytest.ini").write_text(pytest_config())
 
-    tests_dir = REPO / "tests"
-    local = {p.stem for p in tests_dir.glob("*.py")}
+    files = layered_files(REPO / "tests")
+    local = {p.stem for p in files}
     chosen, skipped = [], []
-    helpers = [p for p in tests_dir.glob("*.py") if not p.name.startswith("test_")]
-    for path in sorted(tests_dir.glob("test_*.py")):
+    helpers = [p for p in files if not p.name.startswith("test_")]
+    for path in sorted((p for p in files if p.name.startswith("test_")), key=lambda p: p.name):
         reason = EXCLUDE.get(path.name) or why_not_pure(path, local)[1]
         (skipped if reason else chosen).append((path, reason))
     for path in helpers:

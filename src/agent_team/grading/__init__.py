@@ -1,18 +1,35 @@
 """Graders: each takes the learner's code and returns a :class:`Report`, never raising or hanging.
 
 :func:`try_it` calls a learner's function from a course cell under the same limits.
+
+The graders exported here are the ones the course's table names (``course.EXERCISES``, the
+``grader`` of each row), each found in the module of this package that defines it: a new
+exercise's grader module needs no line here (CONTRIBUTING.md, "Add an exercise").
 """
 
-from .core import Check, Divergence, Report, try_it
-from .ex_fault_eval import check_fault_eval
-from .ex_gated_run import check_run_outcomes
-from .ex_hardening import check_hardening
-from .ex_nits import check_nits_reviewer
-from .ex_own_fault import check_my_fault
-from .ex_run_tests import check_run_tests
-from .gate import check_gate
-from .run_team import check_run_team
+import importlib
+import pkgutil
 
-__all__ = ["Check", "Divergence", "Report", "check_fault_eval", "check_gate", "check_hardening",
-           "check_my_fault", "check_nits_reviewer", "check_run_outcomes", "check_run_team", "check_run_tests",
-           "try_it"]
+from .. import course
+from .core import Check, Divergence, Report, try_it
+
+
+def _graders():
+    """``{name: function}`` for every grader of ``course.EXERCISES``, from the modules of this package."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for row in course.EXERCISES:
+            fn = getattr(module, row.grader, None)
+            if callable(fn) and getattr(fn, "__module__", None) == module.__name__:
+                found[row.grader] = fn
+    for row in course.EXERCISES:
+        if row.grader not in found:
+            raise ImportError(f"course.EXERCISES names {row.grader} as the grader of exercise {row.id}, "
+                              "but no module of agent_team.grading defines it: write it in its own "
+                              "module there (CONTRIBUTING.md, 'Add an exercise').")
+    return found
+
+
+globals().update(_graders())
+__all__ = ["Check", "Divergence", "Report", "try_it", *sorted(row.grader for row in course.EXERCISES)]

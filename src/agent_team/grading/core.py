@@ -220,8 +220,10 @@ class _Run:
         self.left = TOTAL_SECONDS  # of the learner's code's time
 
 
-def call_learner(fn, *args, seconds=CALL_SECONDS, what="your function"):
-    """Call learner code with a time limit; describe any failure in plain words."""
+def call_learner(fn, *args, seconds=None, what="your function"):
+    """Call learner code within ``seconds`` (else ``CALL_SECONDS``); describe any failure in plain words."""
+    if seconds is None:  # the caps are read at call time, so a test can shrink them
+        seconds = CALL_SECONDS
     run = _Run.current
     limit = seconds
     if run is not None:
@@ -315,12 +317,14 @@ def grading_run(grader=None, *, remember_hangs=True):
     return run
 
 
-def try_it(fn, *args, what="your function", seconds=CALL_SECONDS, **kwargs):
+def try_it(fn, *args, what="your function", seconds=None, **kwargs):
     """Call a learner's function from a course cell: its value, or None after one plain sentence.
 
-    Same limits as the graders (``seconds`` at most, ``time.sleep`` included),
-    never hangs, never raises (except the learner's own KeyboardInterrupt).
+    Same limits as the graders (``seconds`` at most, else ``CALL_SECONDS``; ``time.sleep``
+    included), never hangs, never raises (except the learner's own KeyboardInterrupt).
     """
+    if seconds is None:
+        seconds = CALL_SECONDS
     if not callable(fn):
         print(f"{what[0].upper()}{what[1:]} is {safe_repr(fn, 60)}, not a function: run the cell that "
               "defines it first.")

@@ -27,11 +27,9 @@ A trace is compared by what happened (each event's type, round, state, role,
 patches, whether they landed and why not, verdicts, test results, overrides,
 stop reason), not by thoughts, views or the goal's wording.
 
-Measured (tests/graders/test_ex41_mutants.py, test_reference_mutation_a.py):
-42 of 42 wrong evals rejected with the right first check, 9 of 9 correct ones
-accepted. Mutation testing of the worked solution: 87 mutants, 59 rejected, 28
-equivalent survivors (row names, an unused import, and rows changed into other
-right rows).
+Measured by tests/grading/test_ex_4_1_mutants.py (wrong solutions written from the
+exercise text, each rejected with the right first check; correct ones accepted) and
+tests/grading/test_reference_mutants.py (mutants of the worked solution); the counts are there.
 """
 
 import copy

@@ -17,7 +17,7 @@ the status the gate then gives each run                                ``gated s
 
 Scenarios: healthy runs with 0, 1 and 4 rounds and every fault of part 4,
 compared step by step with :func:`agent_team.gated.run_outcomes`.
-Measured (tests/test_grading_capstone.py): the reference passes; a plan step
+Measured (tests/grading/test_ex_6_2_grader.py): the reference passes; a plan step
 always 'success' and 'failed' for 'skipped' fail their own checks.
 """
 

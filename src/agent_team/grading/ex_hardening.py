@@ -23,10 +23,9 @@ inside and outside the coder's allowlist, contents built from pieces that are,
 contain, or only resemble ``exec`` and ``__import__``. Each call gets its own
 copy of the patch.
 
-Measured (tests/graders/test_ex42_mutants.py, test_reference_mutation_a.py):
-33 of 33 wrong rules rejected with the right first check, 8 of 8 correct ones
-accepted. Mutation testing of the worked solution: 27 mutants, 23 rejected, 4
-equivalent survivors (the words of the reason, and an implicit return None).
+Measured by tests/grading/test_ex_4_2_mutants.py (wrong solutions written from the
+exercise text, each rejected with the right first check; correct ones accepted) and
+tests/grading/test_reference_mutants.py (mutants of the worked solution); the counts are there.
 """
 
 import random

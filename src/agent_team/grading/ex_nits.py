@@ -26,11 +26,9 @@ one to four errors) and red reports with long errors, ``last_tests`` None.
 Every view is a fresh deep copy, so a reviewer that edits its view changes
 nothing for the next case or for the reference (:func:`agent_team.policies.nits_reviewer`).
 
-Measured (tests/graders/test_ex21_mutants.py, test_reference_mutation_a.py):
-36 of 36 wrong solutions rejected with the right first check, 8 of 8 correct
-ones accepted. Mutation testing of the worked solution: 69 mutants, 54
-rejected, 15 equivalent survivors (the words of thoughts and of green-test
-notes).
+Measured by tests/grading/test_ex_2_1_mutants.py (wrong solutions written from the
+exercise text, each rejected with the right first check; correct ones accepted) and
+tests/grading/test_reference_mutants.py (mutants of the worked solution); the counts are there.
 """
 
 import functools

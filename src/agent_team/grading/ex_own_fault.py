@@ -16,7 +16,7 @@ evidence ... finds the proof in the trace                              ``evidenc
 and finds nothing in a healthy run                                     ``evidence is specific``
 =====================================================================  =============================
 
-Measured (tests/test_grading_capstone.py): the worked fault passes; each named
+Measured (tests/grading/test_ex_6_1_grader.py): the worked fault passes; each named
 mistake (wrong status, evidence everywhere, evidence nowhere, a part 4 policy,
 no fault at all, a drifting policy, bad shapes) fails its own check.
 """

@@ -26,11 +26,9 @@ random ones built from the same parts (any of 16 exception types, raised at
 load or on any case, with or without message; helpers; wrong strings;
 non-strings), each compared with :func:`reference_run_tests`.
 
-Measured (tests/graders/test_ex11_mutants.py, test_reference_mutation_a.py):
-38 of 38 wrong solutions rejected with the right first check, 8 of 8 correct
-ones accepted. Mutation testing of the worked solution: 84 mutants, 59
-rejected, 25 equivalent survivors (the default of repo.get, and the words of
-messages).
+Measured by tests/grading/test_ex_1_1_mutants.py (wrong solutions written from the
+exercise text, each rejected with the right first check; correct ones accepted) and
+tests/grading/test_reference_mutants.py (mutants of the worked solution); the counts are there.
 """
 
 import random

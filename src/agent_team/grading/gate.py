@@ -25,14 +25,9 @@ Each call gets a fresh deep copy of its outcomes; a returned value is read only 
 exact type is checked, so nothing a gate returns can make the grader raise; the first hang
 stops grading.
 
-Counts (the tests that measure them): 36 wrong gates rejected, each with the right first
-failing check (tests/graders/test_ex51_mutants.py), and 4 more named in tests/test_grading_gate.py;
-9 correct ones in other styles accepted; mutation testing
-(tests/graders/test_reference_mutation_b.py):
-the notebook's solution, 81 mutants, all rejected; ``review_gate``, 90 mutants, 49 rejected
-and 41 equivalent survivors, all in its reasons, risk notes, suggested checks, proposal
-text, retry command and non-list input check (none of which is part of the exercise's answer), listed
-there line by line with the reason.
+Measured by tests/grading/test_ex_5_1_*.py (wrong gates written from the exercise text, each
+rejected with the right first failing check; correct ones in other styles accepted; mutants of
+the notebook's solution and of ``review_gate``); the counts are there.
 """
 
 import functools

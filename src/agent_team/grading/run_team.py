@@ -26,11 +26,9 @@ which rule was broken, so the report names it in the rule's own words; later cal
 that scenario are consequences and are not judged again. Named scenarios come first,
 then random ones covering every reply the text allows (see :mod:`agent_team.protocol`).
 
-Counts (the tests that measure them): 72 wrong run_teams rejected, each with the right
-first failing check (58 in tests/graders/test_ex31_mutants.py, 14 in tests/test_grading_run_team.py);
-12 correct ones in other styles accepted (tests/graders/test_ex31_correct.py and
-tests/test_grading_run_team.py); mutation testing of the reference
-(tests/graders/test_reference_mutation_b.py): 51 mutants, 51 rejected, no survivors.
+Measured by tests/grading/test_ex_3_1_*.py (wrong run_teams written from the exercise text, each
+rejected with the right first failing check; correct ones in other styles accepted; mutants of
+the reference); the counts are there.
 """
 
 from ..clip import safe_repr

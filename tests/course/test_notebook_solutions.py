@@ -1,0 +1,84 @@
+"""Worked solutions that the package also holds, tied to the package's code.
+
+Exercises 1.1, 2.1, 4.1, 4.2 and 5.1 are graded, with all their mutants, from the notebook
+sources in tests/grading/test_*reference_mutants.py. Here: the 1.1 grader's reference and
+3.1's `protocol.run_team` are the very statements the notebooks show as worked solutions
+(comments and docstrings aside); 6.2's reads a run as `gated.run_outcomes` does; the worked
+solutions of 3.1, 6.1 and 6.2 pass their graders.
+"""
+
+import ast
+import importlib.util
+import inspect
+from pathlib import Path
+
+import pytest
+
+from agent_team import gated, protocol
+from agent_team.faults import FAULTS, run_fault
+from agent_team.grading import check_my_fault, check_run_outcomes, check_run_team
+from agent_team.grading.ex_run_tests import reference_run_tests
+from agent_team.supervisor import supervise
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = ROOT / "notebooks" / "source"
+pytestmark = pytest.mark.skipif(not SOURCES.is_dir(), reason="the notebook sources are not here")
+
+spec = importlib.util.spec_from_file_location("notebook_tool", ROOT / "tools" / "notebooks.py")
+tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tool)
+
+
+def exercise_cells(part):
+    """The exercise cells of one part, as the worked-solution notebook has them."""
+    path = next(SOURCES.glob(f"{part}_*.py"))
+    cells = tool.notebook(tool.parse(path.read_text(encoding="utf-8")), solution=True)["cells"]
+    return [c["source"] for c in cells if "exercise" in c["metadata"].get("tags", [])]
+
+
+def defined(part, name, scope):
+    """Run the exercise cell of ``part`` that defines ``name`` in ``scope``; return ``scope[name]``."""
+    cell = next(c for c in exercise_cells(part) if f"def {name}(" in c or f"{name} = " in c)
+    exec(compile(cell, f"<part {part}: {name}>", "exec"), scope)
+    return scope[name]
+
+
+def body(source):
+    """A function's statements without its docstring, as an AST dump (comments and layout ignored)."""
+    fn = ast.parse(source).body[0]
+    stmts = fn.body[1:] if isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant) else fn.body
+    return [ast.dump(s) for s in stmts]
+
+
+def accepted(report):
+    assert report.passed, f"a worked solution is refused by its grader:\n{report}"
+
+
+def test_the_run_tests_grader_compares_with_the_worked_solution():
+    cell = next(c for c in exercise_cells("01") if "def run_tests(" in c)
+    assert body(cell) == body(inspect.getsource(reference_run_tests))
+
+
+def test_the_run_team_solution_is_the_packages_reference():
+    cell = next(c for c in exercise_cells("03") if "def run_team(" in c)
+    assert body(cell) == body(inspect.getsource(protocol.run_team))
+    accepted(check_run_team(defined("03", "run_team", {})))
+
+
+def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
+    from agent_team.repo import PLAN_PATH
+    mine = defined("06", "run_outcomes", {"PLAN_PATH": PLAN_PATH})
+    runs = [supervise(max_rounds=n) for n in (0, 1, 4)] + [run_fault(name) for name in FAULTS]
+    for run in runs:
+        want = [{k: o[k] for k in ("step", "status", "risk")} for o in gated.run_outcomes(run)]
+        assert mine(run) == want, run.stop_reason
+    accepted(check_run_outcomes(mine))
+
+
+def test_the_fault_of_ones_own_passes_its_grader():
+    from agent_team.policies import FULL_SOURCE, fake_reviewer
+    from agent_team.repo import SRC_PATH
+    fault = defined("06", "MY_FAULT", {"FULL_SOURCE": FULL_SOURCE, "fake_reviewer": fake_reviewer,
+                                       "SRC_PATH": SRC_PATH})
+    assert fault["name"] not in FAULTS
+    accepted(check_my_fault(fault))

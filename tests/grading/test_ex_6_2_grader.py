@@ -1,0 +1,32 @@
+"""The grader of exercise 6.2 (a run through the gate): the reference passes, each named mutant
+fails the step it breaks, the stub and a crash are reported."""
+
+from agent_team.gated import run_outcomes
+from agent_team.grading import check_run_outcomes
+
+
+def failed(report):
+    return {c.name for c in report.checks if c.passed is False}
+
+
+def test_run_outcomes_reference_passes_and_mutants_fail_their_step():
+    assert check_run_outcomes(run_outcomes).passed
+
+    def plan_always_ok(run):
+        return [{**run_outcomes(run)[0], "status": "success"}, *run_outcomes(run)[1:]]
+
+    def no_skips(run):
+        return [{**o, "status": "failed" if o["status"] == "skipped" else o["status"]} for o in run_outcomes(run)]
+
+    assert failed(check_run_outcomes(plan_always_ok)) == {"plan step", "gated status"}
+    assert failed(check_run_outcomes(no_skips)) == {"code step", "tests step", "review step"}
+    assert failed(check_run_outcomes(lambda run: run_outcomes(run)[::-1])) == {"shape"}
+
+
+def test_run_outcomes_stub_and_crash():
+    def stub(run):
+        raise NotImplementedError
+
+    assert check_run_outcomes(stub).status == "not implemented"
+    crashed = check_run_outcomes(lambda run: run["missing"])
+    assert not crashed.passed and "raised" in str(crashed)

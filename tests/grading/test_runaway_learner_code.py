@@ -1,0 +1,311 @@
+"""No grader and no course cell hangs on learner code: every grader, and try_it, on runaway code.
+
+Each runaway form below is one the trace guard used to miss somewhere (a caught timeout that
+loops again, a one-line loop on CPython 3.11, a sleep) or the plain loop. A grader must come
+back with a failing report, and well within its cap. The caps are cut to tenths of a second here
+(``short_caps``, read at call time), so a hang costs a test a fraction of a second; the bounds are
+generous for a loaded machine yet below the real caps (2 s a call), so a cap not applied fails.
+"""
+
+import sys
+import time
+
+import pytest
+
+from agent_team.faults import fizz_only_coder
+from agent_team.grading import (Report, check_fault_eval, check_gate, check_hardening, check_nits_reviewer,
+                                check_run_team, check_run_tests, try_it)
+from agent_team.grading import core
+from agent_team.grading.core import call_learner, grading_run
+
+BOUND = 1.9  # seconds: generous next to the short caps, below the real ones
+
+
+def plain_loop(*args):
+    n = 0
+    while True:
+        n += 1
+
+
+def caught_and_looping_again(*args):
+    try:
+        while True:
+            pass
+    except BaseException:
+        while True:
+            pass
+
+
+def one_line_loop(*args):
+    while True: pass  # noqa: E701 -- the single line is the point (no line event on CPython 3.11)
+
+
+def long_sleep(*args):
+    time.sleep(10)
+
+
+RUNAWAY = [plain_loop, caught_and_looping_again, one_line_loop, long_sleep]
+
+
+def eval_rows(policy):
+    """Exercise 4.1's input: the seed's rows plus two faults whose policy is the runaway code."""
+    return [("healthy, 1 round", {"max_rounds": 1}, "budget"), ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
+            ("runaway coder", {"coder": policy, "max_rounds": 4}, "pass"),
+            ("runaway reviewer", {"reviewer": policy, "max_rounds": 4}, "pass")]
+
+
+GRADERS = {
+    "1.1 run_tests": check_run_tests,
+    "2.1 nits_reviewer": check_nits_reviewer,
+    "3.1 run_team": check_run_team,
+    "4.1 fault_eval": lambda fn: check_fault_eval(eval_rows(fn)),
+    "4.2 hardening": check_hardening,
+    "5.1 gate": check_gate,
+}
+
+
+@pytest.fixture(autouse=True)
+def caps(short_caps):
+    assert BOUND < short_caps.REAL
+    return short_caps
+
+
+@pytest.fixture(autouse=True)
+def nothing_is_left_behind():
+    """Tracing, time.sleep and the unraisable hook are as they were after every test."""
+    before = sys.gettrace(), time.sleep, sys.unraisablehook
+    yield
+    assert (sys.gettrace(), time.sleep, sys.unraisablehook) == before
+
+
+def timed(fn, *args):
+    start = time.perf_counter()
+    value = fn(*args)
+    return value, time.perf_counter() - start
+
+
+@pytest.mark.parametrize("runaway", RUNAWAY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("grader", list(GRADERS), ids=str)
+def test_every_grader_returns_a_failing_report_within_its_cap(grader, runaway):
+    report, seconds = timed(GRADERS[grader], runaway)
+    assert isinstance(report, Report)
+    assert not report.passed and report.status == "not yet"
+    assert seconds < BOUND, f"{grader} took {seconds:.1f} s on {runaway.__name__}"
+    if grader != "4.1 fault_eval":  # there the supervisor runs the code: the row's outcome is the news
+        assert "did not return" in str(report)
+
+
+def test_after_the_first_hang_the_learner_code_is_not_called_again():
+    calls = []
+
+    def counted_loop(*args):
+        calls.append(args)
+        while True:
+            pass
+
+    report, seconds = timed(check_gate, counted_loop)
+    assert len(calls) == 1
+    assert seconds < core.CALL_SECONDS + 1.5
+
+    @grading_run
+    def calls_twice(fn):  # a grader that does not stop by itself: the run stops it
+        report = Report("two calls")
+        check = report.declare("second call", "the learner's code is called a second time")
+        call_learner(fn, what="your function")
+        check.fail(call_learner(fn, what="your function").problem)
+        return report.finish()
+
+    report, seconds = timed(calls_twice, counted_loop)
+    assert len(calls) == 2 and seconds < core.CALL_SECONDS + 1.5
+    assert "already did not return once" in str(report)
+
+
+def test_after_a_hang_a_check_the_run_never_tried_does_not_pass():
+    @grading_run
+    def hangs_on_its_last_call(fn):
+        report = Report("one call")
+        report.declare("untried", "nothing in this run tries it")
+        check = report.declare("returns", "the learner's code returns")
+        call = call_learner(fn, what="your function")
+        if not call.ok:
+            check.fail(call.problem)
+        return report.finish()  # ran=True, but the learner's code hung
+
+    report = hangs_on_its_last_call(plain_loop)
+    assert report.check("returns").passed is False and report.check("untried").passed is None
+
+
+def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang():
+    calls = []
+
+    def counted_rule(role, patch):
+        calls.append(role)
+        while True:
+            pass
+
+    report, seconds = timed(check_hardening, counted_rule)
+    assert len(calls) == 1 and seconds < core.CALL_SECONDS + 1.5
+    assert not report.passed
+
+
+def test_a_row_asking_for_a_million_rounds_fails_within_the_cap():
+    rows = [("healthy, 1 round", {"max_rounds": 1}, "budget"), ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
+            ("endless", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget"),
+            ("endless again", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget")]
+    report, seconds = timed(check_fault_eval, rows)
+    assert not report.passed and seconds < BOUND
+
+
+def test_code_that_always_returns_but_slowly_is_stopped_by_the_total_cap():
+    def slow_gate(outcomes):
+        time.sleep(core.CALL_SECONDS / 4)  # well inside one call's limit, far too slow for 200 cases
+        return {"passed": True, "action": None, "step": None}
+
+    report, seconds = timed(check_gate, slow_gate)
+    assert core.TOTAL_SECONDS * 0.9 < seconds < BOUND
+    time_check = next(c for c in report.checks if c.name == "time")
+    assert time_check.passed is False and f"after {core.TOTAL_SECONDS:g} s" in time_check.detail
+
+
+# --- grading_run: the one mechanism every grader enters ------------------------------------------
+
+@grading_run
+def grade_twice(fn):
+    """A small grader of our own: two checks, one call each."""
+    report = Report("a test grader")
+    for name in ("first", "second"):
+        check = report.declare(name, "returns 1")
+        call = call_learner(fn, what="your function")
+        if not call.ok:
+            check.fail(call.problem)
+        elif call.value != 1:
+            check.fail(f"it returned {call.value!r}")
+    return report.finish()
+
+
+def test_a_grader_whose_own_code_breaks_still_returns_its_report():
+    class Hostile:
+        def __eq__(self, other):
+            raise RuntimeError("no comparing me")
+        __hash__ = None
+
+    report = grade_twice(lambda: Hostile())
+    assert isinstance(report, Report) and not report.passed
+    broken = next(c for c in report.checks if c.name == "grading")
+    assert broken.passed is False and "RuntimeError: no comparing me" in broken.detail
+
+
+def test_a_grader_that_returns_no_report_gets_one():
+    @grading_run
+    def sloppy(fn):
+        return "done"
+
+    report = sloppy(None)
+    assert isinstance(report, Report) and not report.passed
+    assert "it returned 'done'" in str(report)
+
+
+def test_graders_called_inside_a_grader_share_its_run():
+    @grading_run
+    def outer(fn):
+        first = grade_twice(fn)
+        second = grade_twice(fn)
+        return second if first.passed else first
+
+    report, seconds = timed(outer, plain_loop)
+    assert seconds < core.CALL_SECONDS + 1.5  # one hang in the whole run, not one per inner grader
+    assert not report.passed
+
+
+def test_a_correct_function_still_passes_and_the_next_run_starts_fresh():
+    assert not grade_twice(plain_loop).passed
+    assert grade_twice(lambda: 1).passed
+
+
+def test_learner_code_that_returns_after_catching_the_timeout_still_fails():
+    def swallow():
+        try:
+            while True:
+                pass
+        except BaseException:
+            return 1
+    report = grade_twice(swallow)
+    assert not report.passed and "did not return within" in str(report)
+
+
+# --- try_it: course cells call learner code through it -------------------------------------------
+
+@pytest.mark.parametrize("runaway", RUNAWAY, ids=lambda f: f.__name__)
+def test_try_it_prints_one_sentence_and_returns_none_on_runaway_code(runaway, capsys):
+    value, seconds = timed(lambda: try_it(runaway, "goal", {}, what="your reviewer"))
+    assert value is None and seconds < BOUND
+    printed = capsys.readouterr().out.strip()
+    assert printed.startswith(f"Your reviewer did not return within {core.CALL_SECONDS:g} s: look for a loop")
+    assert printed.count("\n") == 0
+
+
+def test_try_it_returns_the_value_and_passes_keyword_arguments(capsys):
+    assert try_it(lambda a, b=0: a + b, 2, b=3, what="your adder") == 5
+    assert capsys.readouterr().out == ""
+
+
+def test_try_it_says_what_to_do_for_an_untouched_stub(capsys):
+    def stub(repo):
+        raise NotImplementedError("Exercise: replace this line with your code")
+    assert try_it(stub, {}, what="your run_tests") is None
+    assert "Your run_tests is not written yet: replace the `raise NotImplementedError`" in capsys.readouterr().out
+
+
+def test_try_it_names_the_error_and_never_raises(capsys):
+    assert try_it(lambda: 1 / 0, what="your gate") is None
+    assert capsys.readouterr().out.strip() == "Your gate raised ZeroDivisionError: division by zero."
+
+
+def test_try_it_on_something_that_is_not_a_function(capsys):
+    assert try_it(None, what="your run_team") is None
+    assert "Your run_team is None, not a function" in capsys.readouterr().out
+
+
+def test_try_it_passes_the_learners_own_interrupt_on():
+    def stop():
+        raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        try_it(stop)
+
+
+# --- the caps: learner time, and the whole run -----------------------------------------------------
+
+def grader_with_slow_own_work(pause):
+    """A grader whose own work between three calls of the learner's code takes ``pause`` each time."""
+    @grading_run
+    def grade(fn):
+        report = Report("slow own work")
+        check = report.declare("returns 1", "returns 1 every time")
+        for _ in range(3):
+            time.sleep(pause)  # the grader's own reference work, say on a loaded machine
+            call = call_learner(fn, what="your function")
+            if not call.ok or call.value != 1:
+                check.fail(call.problem or f"it returned {call.value!r}")
+        return report.finish()
+    return grade
+
+
+def test_the_graders_own_time_does_not_count_against_the_learners_cap(monkeypatch):
+    monkeypatch.setattr(core, "TOTAL_SECONDS", 0.3)
+    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
+    assert seconds > 0.6 and report.passed  # twice the learner's cap, all of it the grader's own
+
+    def slow():
+        time.sleep(0.15)
+        return 1
+    report = grader_with_slow_own_work(0.0)(slow)
+    time_check = next(c for c in report.checks if c.name == "time")
+    assert not report.passed and "after 0.3 s of your code's time" in time_check.detail
+
+
+def test_the_whole_run_still_has_a_wall_clock_cap(monkeypatch):
+    monkeypatch.setattr(core, "WALL_SECONDS", 0.3)
+    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
+    time_check = next(c for c in report.checks if c.name == "time")
+    assert not report.passed and "after 0.3 s, the longest" in time_check.detail
+    assert seconds < 0.6 + 0.2  # stopped at the first call started after the cap
