@@ -7,16 +7,14 @@ function report what is wrong instead of raising. Found in the walk: part 2's ce
 the stuck coder indexed the reviewer's output and raised KeyError: 'patches'.
 """
 
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from exercise_cells import NOTEBOOKS, is_exercise, loop_bodies
 from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from test_runaway import NOTEBOOKS, is_exercise, loop_bodies  # noqa: E402
 
 WRONG = {
     "01_architecture.ipynb": ["return {'ok': True, 'passed': 4, 'failed': 0, 'errors': []}"],

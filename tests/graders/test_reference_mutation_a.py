@@ -6,20 +6,15 @@ rejected, unless it is listed in ``EQUIVALENT`` with the reason it behaves like 
 every input the exercise text allows.
 """
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutation.py
-from grader_helpers import solution  # noqa: E402
-from mutation import mutants  # noqa: E402
+from grader_helpers import solution
+from mutation import mutants
 
-from agent_team import faults, policies  # noqa: E402
-from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests  # noqa: E402
-from agent_team.oracle import CASES  # noqa: E402
-from agent_team.repo import SRC_PATH  # noqa: E402
-
+from agent_team import faults, policies
+from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from agent_team.oracle import CASES
+from agent_team.repo import SRC_PATH
 
 
 def as_function(source, name):

@@ -8,7 +8,6 @@ equivalent on the exercise's inputs, listed below with the reason, or a grader b
 
 import ast
 import inspect
-import sys
 import types
 from pathlib import Path
 
@@ -18,9 +17,7 @@ from agent_team.grading import check_run_team
 from agent_team.grading import gate as gate_grader
 from agent_team.grading import run_team as run_team_grader
 from agent_team.grading.gate import check_gate, gate_cases, random_cases
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutation.py
-from mutation import mutants  # noqa: E402
+from mutation import mutants
 
 NOTEBOOK_05 = Path(__file__).resolve().parents[2] / "notebooks" / "source" / "05_real_team.py"
 

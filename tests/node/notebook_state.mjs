@@ -1,4 +1,4 @@
-// site/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
+// website/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
 // the cases read as JSON from stdin. Each case is one of
 //   {keep: [written, before, cells]}           keepShownWidgets, with what `before` (a "widgets"
 //                                              metadata value) holds as what is known
