@@ -26,7 +26,7 @@ test-notebooks: $(STAMP)
 
 # Rebuild the notebooks from notebooks/source/ (both forms, executed): make notebooks [PARTS="01 03"].
 notebooks: $(STAMP)
-	AGENT_TEAM_PROGRESS=off $(PY) tools/notebooks.py build $(PARTS)
+	$(PY) tools/notebooks.py build $(PARTS)
 
 # Only the engine's unit and property tests (fast).
 test-engine: $(STAMP)
