@@ -88,6 +88,25 @@ def committed_reports(path: Path):
     return reports
 
 
+def assert_progress_counts_the_graded_runs(site_path, outputs):
+    """The progress widget at the end of a part lists each of its exercises with one graded run (its
+    report, shown by the grader cell, was recorded in the browser's storage) and no other exercise;
+    done in the worked solutions. The page's storage is new for every test."""
+    from agent_team import course
+
+    name = site_path.removeprefix("solutions/")
+    graded = [e.id for e in course.EXERCISES if name[:2].isdigit() and e.part == int(name[:2])]
+    shown = [driver.text_of(o) for o in outputs if "Your progress" in driver.text_of(o)]
+    if not graded or not shown:
+        return
+    runs = re.findall(r"(\d+) graded runs?", shown[-1])
+    assert runs == ["1"] * len(graded), (f"{site_path}: the progress widget shows graded runs {runs}, "
+                                         f"expected one for each of {graded}")
+    if site_path.startswith("solutions/"):
+        for ex_id in graded:
+            assert f"[x] {ex_id} " in shown[-1], f"{site_path}: {ex_id} not done in the progress widget"
+
+
 @pytest.fixture(scope="module")
 def kinds_seen():
     """(widget kind, width, theme) measured and photographed by layout.problems, and the pages checked."""
@@ -152,6 +171,7 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     if site_path.startswith("solutions/"):
         for m in REPORT_RE.finditer(text):
             assert m.group("status") == "passed", f"{site_path}: solution graded {m.group(0)}"
+    assert_progress_counts_the_graded_runs(site_path, outputs)
 
     n_widgets = sum(1 for o in outputs if driver.shows_widget(o))
     if n_widgets:
