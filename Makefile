@@ -31,7 +31,7 @@ test-notebooks: $(STAMP)
 
 # Rebuild the notebooks from notebooks/source/ (both forms, executed): make notebooks [PARTS="01 03"].
 notebooks: $(STAMP)
-	AGENT_TEAM_PROGRESS=off $(PY) tools/notebooks.py build $(PARTS)
+	$(PY) tools/notebooks.py build $(PARTS)
 
 # The fast set: the linter, then every CPython test but the browser's and those marked slow
 # (whole-notebook runs, nested pytest, Pyodide boots, real waits), which `make test` runs.
@@ -57,7 +57,7 @@ test-pythons:
 
 # The engine's pure tests inside Pyodide 314 under Node.js, offline (tests/pyodide/select.py says which).
 test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
-	$(PY) site/wheels.py fetch >/dev/null
+	$(PY) -m website.wheels fetch >/dev/null
 	node tests/pyodide/run.mjs
 
 # Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
@@ -66,15 +66,15 @@ test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)
-	$(PY) site/build.py
+	$(PY) -m website.build
 
 # Build, then serve on http://127.0.0.1:$(PORT) (make serve PORT=9000 for another port).
 serve: site
-	$(PY) site/serve.py --port $(PORT)
+	$(PY) -m website.serve --port $(PORT)
 
 # Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site.
 bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	CHROMIUM=$(CHROMIUM) $(PY) bench/bench.py
+	CHROMIUM=$(CHROMIUM) $(PY) -m bench.bench
 
 demo: $(STAMP)
 	$(PY) -m agent_team
@@ -90,7 +90,7 @@ $(SITE_STAMP): requirements-site.txt $(STAMP)
 	$(PY) -m pip install --quiet -r requirements-site.txt
 	touch $(SITE_STAMP)
 
-$(NPM_STAMP): package.json package-lock.json site/extension/package.json $(wildcard site/extension/patches/*.patch)
+$(NPM_STAMP): package.json package-lock.json website/extension/package.json $(wildcard website/extension/patches/*.patch)
 	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
 	npm ci --no-audit --no-fund
 	touch $(NPM_STAMP)

@@ -20,7 +20,7 @@ same kind (cold to cold, warm to warm), with the load average, since timings on 
 are noisy. Results go to bench/results.json.
 Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
-    python bench/bench.py [--site _output] [--repeat 3] [--variants shipped,no-snapshot,no-levers]
+    python -m bench.bench [--site _output] [--repeat 3] [--variants shipped,no-snapshot,no-levers]
                           [--no-build] [--no-run-all] [--timeline]
 """
 
@@ -38,10 +38,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from website import driver, serve
+
+from .variants import build_options
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-import lite  # noqa: E402 -- tests/browser is put on sys.path just above
-import serve  # noqa: E402 -- site/serve.py, put on sys.path by lite
 
 BARE_HTML = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
@@ -81,15 +82,15 @@ def notebooks():
 class Profile:
     """A fresh browser profile on disk (empty cache and storage) with the network guard, as a
     learner's browser keeps one: its disk cache (and compiled-code cache) is what a return visit
-    reuses. Not lite.new_page: Playwright turns the HTTP cache off in a context with a route, and
+    reuses. Not driver.new_page: Playwright turns the HTTP cache off in a context with a route, and
     an in-memory context cache drops the 9.6 MB pyodide.asm.wasm. The guard still records any
-    request to another origin; --host-resolver-rules (lite.CHROMIUM_ARGS) lets none leave 127.0.0.1."""
+    request to another origin; --host-resolver-rules (driver.CHROMIUM_ARGS) lets none leave 127.0.0.1."""
 
     def __init__(self, playwright, base, count_bytes=False):
         self.dir = tempfile.mkdtemp(prefix="bench-profile-")
         self.context = playwright.chromium.launch_persistent_context(
-            self.dir, executable_path=lite.CHROMIUM, args=lite.CHROMIUM_ARGS)
-        self.guard = lite.Guard(lite._origin(base))
+            self.dir, executable_path=driver.CHROMIUM, args=driver.CHROMIUM_ARGS)
+        self.guard = driver.Guard(driver._origin(base))
         self.context.on("request", self.guard.on_request)
         self.context.on("requestfailed", self.guard.on_failed)
         if count_bytes:
@@ -126,18 +127,18 @@ def bare_boot(playwright, base):
 
 
 # When the open notebook's kernel was first seen idle, in seconds from the page's navigation.
-JS_IDLE_AT = ("() => (" + lite.JS_KERNEL_IDLE + ")() && (window.__benchIdleAt ??= performance.now() / 1000)")
+JS_IDLE_AT = ("() => (" + driver.JS_KERNEL_IDLE + ")() && (window.__benchIdleAt ??= performance.now() / 1000)")
 
 JS_KERNEL_MARKS = """() => Object.fromEntries(performance.getEntriesByType('mark')
   .filter(m => m.name.startsWith('agent-team:')).map(m => [m.name.slice(11), m.startTime / 1000]))"""
 
 
 def worker_stages(page):
-    """Seconds from navigation at which the kernel's worker finished each stage (site/extension/src/boot.ts),
+    """Seconds from navigation at which the kernel's worker finished each stage (website/extension/src/boot.ts),
     and at which JupyterLab created the kernel and the kernel was ready (its marks, kernel.ts)."""
     origin = page.evaluate("() => performance.timeOrigin")
     stages = {k.replace("-", "_"): round(v, 3) for k, v in page.evaluate(JS_KERNEL_MARKS).items()}
-    times = lite.worker_value(page, "__agentTeamTimes") or {}
+    times = driver.worker_value(page, "__agentTeamTimes") or {}
     stages.update({k: round((v - origin) / 1000, 3) for k, v in times.items()})
     return dict(sorted(stages.items(), key=lambda kv: kv[1]))
 
@@ -155,13 +156,13 @@ def course_start(playwright, base, path, timeline=False):
             page = profile.new_tab()
         guard.bytes = guard.requests = 0
         t0 = time.monotonic()
-        idle_driver = lite.open_notebook(page, base, path, idle=JS_IDLE_AT, polling=10)
+        idle_driver = driver.open_notebook(page, base, path, idle=JS_IDLE_AT, polling=10)
         sample = {"idle": page.evaluate("() => window.__benchIdleAt"), "idle_driver": idle_driver}
         if kind == "cold":
             sample["first_output"] = page.evaluate(JS_FIRST_OUTPUT)["seconds"]
             # A learner comes back later: by then the first visit's snapshot is stored.
-            lite.wait_snapshot_stored(page)
-        sample["snapshot"] = lite.snapshot_state(page)
+            driver.wait_snapshot_stored(page)
+        sample["snapshot"] = driver.snapshot_state(page)
         sample["stages"] = worker_stages(page)  # with the time it was stored
         page.wait_for_timeout(300)  # let the last responses finish for the byte count
         sample.update(bytes=guard.bytes, requests=guard.requests)
@@ -176,9 +177,9 @@ def course_start(playwright, base, path, timeline=False):
 
 
 def run_all(browser, base, path):
-    page, guard = lite.new_page(browser, base)
-    lite.open_notebook(page, base, path)
-    ok, seconds = lite.run_all(page)
+    page, guard = driver.new_page(browser, base)
+    driver.open_notebook(page, base, path)
+    ok, seconds = driver.run_all(page)
     page.context.close()
     assert not guard.blocked, guard.blocked
     return seconds
@@ -223,8 +224,8 @@ def build_variants(site, variants):
     sites = {}
     for name in variants:
         dest = site if name == "shipped" else ROOT / "build" / "bench-sites" / name
-        subprocess.run([sys.executable, str(ROOT / "bench" / "variants.py"), name, "--output", str(dest)],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "website.build", "--output", str(dest), *build_options(name)],
+                       check=True, cwd=ROOT)
         sites[name] = dest
     return sites
 
@@ -284,7 +285,7 @@ def main():
                 line += f"; {name} idle {start['cold']['idle']:.2f}/{start['warm']['idle']:.2f} s"
             print(line + "  (cold/warm)", flush=True)
         if not args.no_run_all:
-            browser = lite.launch(p)
+            browser = driver.launch(p)
             for path in notebooks():
                 runs[path] = run_all(browser, site_base["shipped"], path)
                 print(f"run all {path}: {runs[path]:.2f} s", flush=True)
@@ -298,7 +299,7 @@ def main():
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores",
         "load_average": {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after]},
-        "chromium": subprocess.run([lite.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
+        "chromium": subprocess.run([driver.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip(),
         "repeat": args.repeat,
         "notebook": part1,
         "bare_pyodide_s": round(bare_med["cold"], 3),

@@ -5,7 +5,7 @@ figures stay comparable with those bench/README.md quotes): two with the worked 
 untouched learner forms, two with a mix in which one exercise loops forever (so one job runs
 into the time limit). Prints the wall time and the time per exercise.
 
-    python bench/grade_class.py [--workers 2] [--timeout 30]
+    python -m bench.grade_class [--workers 2] [--timeout 30]   # agent_team importable: make's .venv
 
 The target is under a minute on 2 cores; say how busy the machine was when you quote a figure.
 """
@@ -13,18 +13,16 @@ The target is under a minute on 2 cores; say how busy the machine was when you q
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from agent_team.classroom.cli import grade
+from agent_team.classroom.exercises import tag
+from agent_team.classroom.node import Limits
+from agent_team.classroom.results import summary
 
-from agent_team.classroom.cli import grade  # noqa: E402 -- src/ is put on sys.path above
-from agent_team.classroom.exercises import tag  # noqa: E402 -- src/ is put on sys.path above
-from agent_team.classroom.node import Limits  # noqa: E402 -- src/ is put on sys.path above
-from agent_team.classroom.results import summary  # noqa: E402 -- src/ is put on sys.path above
+ROOT = Path(__file__).resolve().parents[1]
 
 LOOP = "def run_team(task, planner, coder, reviewer, tester, max_rounds):\n    while True:\n        pass\n"
 

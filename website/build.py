@@ -1,11 +1,11 @@
-"""Build the course as a fully offline JupyterLite site: `make site` runs `python site/build.py`.
+"""Build the course as a fully offline JupyterLite site: `make site` runs `python -m website.build`.
 
 Always a clean build (an incremental `jupyter lite build` was seen to drop the local `pyodideUrl`):
 _output/ and build/site/lite/ are deleted first. Steps:
 
 1. build the `agent_team` wheel from this repository (`python -m build --wheel`);
-2. fetch the pinned wheels of site/wheels.txt (cached in build/site/wheels, checked by sha256);
-3. byte-compile those wheels for Pyodide 3.14 inside Pyodide itself (site/pycompile.mjs), as
+2. fetch the pinned wheels of website/wheels.txt (cached in build/site/wheels, checked by sha256);
+3. byte-compile those wheels for Pyodide 3.14 inside Pyodide itself (website/pycompile.mjs), as
    Pyodide's own builds do, so the kernel does not compile IPython & co. at every start;
 4. make build/site/lite/static/pyodide: the npm Pyodide core plus those wheels, with a
    pyodide-lock.json cut down to the shipped packages whose sha256 match the shipped files,
@@ -13,17 +13,19 @@ _output/ and build/site/lite/ are deleted first. Steps:
    ipykernel/pyodide-kernel/widgetsnbextension shims, comm, ipywidgets, jupyterlab_widgets,
    agent_team): the kernel preloads them all while Pyodide boots (`loadPyodideOptions.packages`),
    so `import agent_team` and `import ipywidgets` just work, with no install cell;
-5. build the site's own JupyterLite plugin (site/extension, with JupyterLab's extension builder):
-   the Python kernel, started early, interruptible, answering comm_info_request (site/prewarm.py);
+5. build the site's own JupyterLite plugin (website/extension, with JupyterLab's extension builder):
+   the Python kernel, started early, interruptible, answering comm_info_request (website/prewarm.py);
 6. `jupyter lite build` with only the front-end extensions the course needs (the site's plugin,
    the Pyodide kernel's extension, whose kernel plugin the site's replaces and whose files it
    uses, and the widget manager, from their pinned wheels), the notebooks as contents
-   (as a Jupyter server would hand them over: lines joined, trusted; site/contents.py) and the
+   (as a Jupyter server would hand them over: lines joined, trusted; website/contents.py) and the
    widget wheels in the piplite index;
-7. the notebook pages start the kernel's worker before JupyterLab loads (site/prewarm.py); the
-   site's service worker (JupyterLite's, with a listener in front) isolates the pages
-   (COOP/COEP) and lets the browser fetch the static files itself (site/isolation.py);
-8. check the output (site/check.py): local pyodideUrl, lock hashes, no request to another origin.
+7. the start-up levers (website/levers.py; `--without` leaves some out): the notebook pages start
+   the kernel's worker before JupyterLab loads (website/prewarm.py); a return visit restores the
+   kernel's memory snapshot (website/snapshot.py); the site's service worker (JupyterLite's, with
+   a listener in front) isolates the pages (COOP/COEP) and lets the browser fetch the static files
+   itself (website/isolation.py);
+8. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -38,22 +40,17 @@ import time
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check
-import contents
-import isolation
-import prewarm
-import snapshot
-import wheels
-from wheels import norm
+from . import check, contents, isolation, levers, prewarm, wheels
+from .wheels import norm
 
+HERE = Path(__file__).resolve().parent
 ROOT = wheels.ROOT
 WORK = ROOT / "build" / "site"
 LITE = WORK / "lite"
 DIST = WORK / "dist"
 KERNEL_PLUGIN = check.KERNEL_PLUGIN
 PYODIDE_CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip"]
-# Wheels the site ships (normalized names from site/wheels.txt); the rest are test-only.
+# Wheels the site ships (normalized names from website/wheels.txt); the rest are test-only.
 SITE_WHEELS = [
     "asttokens", "comm", "decorator", "executing", "ipython", "ipywidgets", "jedi",
     "jupyterlab-widgets", "matplotlib-inline", "micropip", "packaging", "parso", "prompt-toolkit",
@@ -104,9 +101,9 @@ def wheel_meta(path: Path) -> tuple[str, str, list[str], list[str]]:
 
 
 def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
-    """The wheels byte-compiled by site/pycompile.mjs (cached by the source wheel's sha256)."""
+    """The wheels byte-compiled by website/pycompile.mjs (cached by the source wheel's sha256)."""
     cache = WORK / "compiled"
-    recipe = sha256(ROOT / "site" / "pycompile.mjs")[:8]  # a changed recipe recompiles everything
+    recipe = sha256(HERE / "pycompile.mjs")[:8]  # a changed recipe recompiles everything
     out, todo = [], []
     for whl in wheel_files:
         dest = cache / f"{sha256(whl)[:16]}-{recipe}{'-src' if keep_source else ''}" / whl.name
@@ -116,7 +113,7 @@ def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
     if todo:
         tmp = cache / "tmp"
         shutil.rmtree(tmp, ignore_errors=True)
-        run(["node", ROOT / "site" / "pycompile.mjs", tmp, *(["--keep-source"] if keep_source else []),
+        run(["node", HERE / "pycompile.mjs", tmp, *(["--keep-source"] if keep_source else []),
              *[w for w, _ in todo]])
         for whl, dest in todo:
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +183,8 @@ def main() -> None:
     ap.add_argument("--output", type=Path, default=ROOT / "_output")
     ap.add_argument("--extra-contents", type=Path, action="append", default=[],
                     help="another folder of notebooks to ship (the browser tests add theirs)")
+    ap.add_argument("--without", type=levers.parse, default=frozenset(), metavar="LEVER[,LEVER]",
+                    help=f"leave these start-up levers out (the benchmark's variants): {', '.join(levers.LEVERS)}")
     args = ap.parse_args()
     out = args.output.resolve()
     t0 = time.monotonic()
@@ -216,23 +215,20 @@ def main() -> None:
         str(site_wheels[n]) for n in PIPLITE_WHEELS] + [str(agent_team)]
     (LITE / "jupyter_lite_config.json").write_text(json.dumps(config, indent=2))
 
-    lite_json = json.loads((ROOT / "site" / "jupyter-lite.json").read_text())
+    lite_json = json.loads((HERE / "jupyter-lite.json").read_text())
     settings = lite_json["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]
     settings["loadPyodideOptions"]["packages"] = PRELOAD
-    # The site's plugin registers the kernel instead (reading the same settings): site/prewarm.py;
-    # its service worker manager is off unless site/isolation.py turns it on.
+    # The site's plugin registers the kernel instead (reading the same settings): website/prewarm.py;
+    # its service worker manager is off unless website/isolation.py turns it on.
     lite_json["jupyter-config-data"]["disabledExtensions"] = [KERNEL_PLUGIN, isolation.PLUGIN]
     (LITE / "jupyter-lite.json").write_text(json.dumps(lite_json, indent=2))
     for name in ("overrides.json",):
-        if (ROOT / "site" / name).exists():
-            shutil.copy2(ROOT / "site" / name, LITE / name)
+        if (HERE / name).exists():
+            shutil.copy2(HERE / name, LITE / name)
 
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
-    prewarm.patch(out, settings["loadPyodideOptions"])
-    snapshot.patch(out, settings["loadPyodideOptions"])
-    # after prewarm, so that its page script comes first: a page about to reload starts no worker
-    isolation.patch(out, json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"])
+    levers.apply(out, settings["loadPyodideOptions"], without=args.without)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

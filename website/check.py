@@ -1,6 +1,6 @@
-"""Checks run after every site build (and by the tests): `python site/check.py [_output]`.
+"""Checks run after every site build (and by the tests): `python -m website.check [_output]`.
 
-- the Python kernel is the site's own plugin's (site/extension), JupyterLite's is disabled;
+- the Python kernel is the site's own plugin's (website/extension), JupyterLite's is disabled;
 - the kernel's `pyodideUrl` is the site's own ./static/pyodide/pyodide.mjs, PyPI fallback is off,
   the piplite index URLs are relative;
 - every package in the shipped pyodide-lock.json is in the site with that sha256, and its
@@ -17,7 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-from prewarm import NAME as SITE_EXTENSION  # site/ is on sys.path: check.py runs from there
+from .prewarm import NAME as SITE_EXTENSION
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 LOCAL_PYODIDE = "./static/pyodide/pyodide.mjs"
@@ -70,7 +70,7 @@ def check_site(site: Path, preload: list[str] | None = None) -> None:
     if KERNEL_PLUGIN not in cfg.get("disabledExtensions", []):
         problems.append(f"{KERNEL_PLUGIN} is not disabled: two plugins would register the kernel")
     if SITE_EXTENSION not in [e["name"] for e in cfg.get("federated_extensions", [])]:
-        problems.append(f"{SITE_EXTENSION} (site/extension) is not among the site's extensions")
+        problems.append(f"{SITE_EXTENSION} (website/extension) is not among the site's extensions")
     if settings.get("pyodideUrl") != LOCAL_PYODIDE:
         problems.append(f"pyodideUrl is {settings.get('pyodideUrl')!r}, not {LOCAL_PYODIDE!r}")
     if settings.get("disablePyPIFallback") is not True:

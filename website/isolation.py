@@ -1,9 +1,9 @@
 """Cross-origin isolation without server headers, from the site's own service worker.
 
-Kernel -> Interrupt needs a SharedArrayBuffer (site/extension/src/kernel.ts), which browsers give
+Kernel -> Interrupt needs a SharedArrayBuffer (website/extension/src/kernel.ts), which browsers give
 only to a cross-origin isolated page: one served with `Cross-Origin-Opener-Policy: same-origin`
 and `Cross-Origin-Embedder-Policy: require-corp`. Static hosts such as GitHub Pages cannot send
-headers, so the site's service worker (site/service-worker.js: JupyterLite's own, imported
+headers, so the site's service worker (website/service-worker.js: JupyterLite's own, imported
 unchanged, behind a listener of the site's) adds them to the pages and worker scripts it passes
 through. The site's plugin registers it in place of JupyterLite's worker
 (`@agent-team/site-extension:service-worker` replaces JupyterLite's service worker manager;
@@ -21,7 +21,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pages import add_to_pages, edit_config
+from .pages import add_to_pages, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "service-worker.js"
 WORKER = "agent-team-service-worker.js"
@@ -33,7 +33,7 @@ REPLACED = "@jupyterlite/application-extension:service-worker-manager"
 # once it controls the page, at the address it was opened with (JupyterLab may have dropped
 # `?path=` from it by then). Once per tab session: no reload loop if isolation still fails.
 PAGE_SCRIPT = (
-    '\n    <script>/* agent_team: cross-origin isolation for Kernel -> Interrupt (site/isolation.py) */'
+    '\n    <script>/* agent_team: cross-origin isolation for Kernel -> Interrupt (website/isolation.py) */'
     'if(!self.crossOriginIsolated&&self.isSecureContext&&navigator.serviceWorker'
     '&&!sessionStorage.getItem("agentTeamIsolating"))try{'
     'sessionStorage.setItem("agentTeamIsolating","1");globalThis.__agentTeamReloading=true;'

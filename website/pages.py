@@ -1,5 +1,5 @@
 """Scripts put first thing into the built site's notebook pages, and settings into its
-jupyter-lite.json (site/prewarm.py, site/isolation.py).
+jupyter-lite.json (website/prewarm.py, website/isolation.py).
 
 They must run before any bundle loads, so they are written into the pages themselves, right after
 the `<meta charset>` line; a page without exactly one such line stops the build (a JupyterLite

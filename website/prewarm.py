@@ -1,16 +1,16 @@
-"""The course's own JupyterLite plugin (site/extension), and the kernel's worker started early.
+"""The course's own JupyterLite plugin (website/extension), and the kernel's worker started early.
 
-The plugin is built by JupyterLab's extension builder (`npm run build` in site/extension, into
+The plugin is built by JupyterLab's extension builder (`npm run build` in website/extension, into
 build/site-extension) and replaces JupyterLite's Pyodide kernel plugin, which the site's
 jupyter-lite.json disables: its kernel is the same Pyodide kernel, started early, interruptible
 (Kernel -> Interrupt stops a running cell) and answering comm_info_request (saved widgets render
-on open). See site/extension/src/kernel.ts.
+on open). See website/extension/src/kernel.ts.
 
 Prewarm. As shipped, JupyterLite creates the kernel's worker only once the notebook is open and
 its session started (~5 s into a cold load here), and the worker boots Pyodide only then. The
 plugin starts that worker when it activates; the notebook pages start it even earlier, before
 the JupyterLab bundle loads (~1.5 s here), with a script this module puts into them: the same
-steps as site/extension/src/worker.ts, for the same worker files. The first kernel takes that
+steps as website/extension/src/worker.ts, for the same worker files. The first kernel takes that
 worker, which is booting Pyodide and importing the kernel's packages by then.
 """
 
@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pages import add_to_pages, edit_config
+from .pages import add_to_pages, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "extension"
 BUILT = SOURCE.parents[1] / "build" / "site-extension"
@@ -40,18 +40,18 @@ START_WORKER = (
     'loadPyodideOptions:o,interrupt:b}});globalThis.__agentTeamWorker={worker:w,interrupt:b}'
     '}catch(e){console.warn("no early start",e)}')
 
-PAGE_SCRIPT = ('\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (site/prewarm.py) */'
+PAGE_SCRIPT = ('\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (website/prewarm.py) */'
                '{let r=new URL("../",location.href),u=new URL("static/pyodide/pyodide.mjs",r).href,'
                'o={options};' + START_WORKER + '}</script>')
 
 
 def build_extension() -> Path:
-    """Build site/extension into build/site-extension (needs `npm ci` at the repository root)."""
+    """Build website/extension into build/site-extension (needs `npm ci` at the repository root)."""
     shutil.rmtree(BUILT, ignore_errors=True)
     try:
         subprocess.run(["npm", "run", "build"], cwd=SOURCE, check=True)
     except (OSError, subprocess.CalledProcessError) as e:
-        sys.exit(f"building site/extension failed ({e}): run `npm ci` at the repository root first")
+        sys.exit(f"building website/extension failed ({e}): run `npm ci` at the repository root first")
     return BUILT
 
 

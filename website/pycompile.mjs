@@ -1,5 +1,5 @@
 // Byte-compile wheels for the site's Pyodide, inside that Pyodide (Node.js), so the bytecode
-// matches its Python 3.14 exactly: `node site/pycompile.mjs OUT_DIR [--keep-source] WHEEL...`.
+// matches its Python 3.14 exactly: `node website/pycompile.mjs OUT_DIR [--keep-source] WHEEL...`.
 //
 // Why: PyPI wheels carry .py only, so the kernel compiled IPython, prompt_toolkit, jedi, ... from
 // source on every page load (~3 s of the kernel's start). Pyodide's own builds ship .pyc instead;
@@ -41,7 +41,7 @@ DATE = (2020, 2, 2, 0, 0, 0)
 # ship: 1,126 of jedi's 1,880 files, the slowest wheel to install at kernel start.
 # jedi lists those folders, so each keeps one small file.
 DROP = ("jedi/third_party/typeshed/third_party/", "jedi/third_party/django-stubs/")
-KEEP_NOTE = b"Stubs for third-party libraries left out of this site's jedi (site/pycompile.mjs).\\n"
+KEEP_NOTE = b"Stubs for third-party libraries left out of this site's jedi (website/pycompile.mjs).\\n"
 
 def record_line(name, data):
     digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()

@@ -1,4 +1,4 @@
-"""Serve the built site on 127.0.0.1 only: `python site/serve.py [--port 8000] [--dir _output]`.
+"""Serve the built site on 127.0.0.1 only: `python -m website.serve [--port 8000] [--dir _output]`.
 
 A plain static server (any static host works the same) with the MIME types the site needs:
 module workers and `import()` refuse `.mjs` files not served as JavaScript, and

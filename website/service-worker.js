@@ -1,5 +1,5 @@
 /* The site's service worker: JupyterLite's own (imported below, unchanged) with two listeners
- * that run before its own (site/isolation.py):
+ * that run before its own (website/isolation.py):
  *
  * - pages and worker scripts of the site get the two headers that make a page cross-origin
  *   isolated (Kernel -> Interrupt needs a SharedArrayBuffer), which static hosts such as GitHub

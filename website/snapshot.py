@@ -1,6 +1,6 @@
 """Lever "snapshot": a returning learner's kernel restores the memory snapshot of the first start.
 
-The kernel's worker (site/extension/src/snapshot.ts) takes Python's heap and the unpacked wheels
+The kernel's worker (website/extension/src/snapshot.ts) takes Python's heap and the unpacked wheels
 right after the kernel's imports on a first visit, stores them in the browser's Cache Storage,
 and restores them on the next visit instead of starting Python and importing IPython & co.
 again. It does so only if the site serves static/pyodide/agent-team-snapshot.json, which this
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-import prewarm
+from . import prewarm
 
 KEY_FILE = Path("static") / "pyodide" / "agent-team-snapshot.json"
 

@@ -1,6 +1,8 @@
 """Course progress: which exercises a learner has passed, kept in a small JSON file.
 
-Graders call :func:`record` after every run; the progress widget calls
+A grader's report calls :func:`record` when a notebook shows it (the learner
+sees that grade; grading alone records nothing); the hints and prediction
+widgets record what the learner opens and predicts; the progress widget calls
 :func:`status`. The file sits beside the notebooks (the working directory),
 which JupyterLite keeps in the browser's storage, so a learner coming back
 sees where they stand. Everything here is best effort: if the file cannot be
@@ -8,9 +10,10 @@ read or written, nothing is recorded and nothing raises.
 
 Set the environment variable ``AGENT_TEAM_PROGRESS`` to ``off`` (or set
 ``progress.ENABLED = False``) to turn recording off; set it to a file path to
-keep progress there instead (the test suite and the notebook builds turn it
-off, so they leave no progress file behind and a progress widget shows the
-same thing on every run). Functions given an explicit ``file`` always use it.
+keep progress there instead (what executes whole notebooks without a learner,
+the notebook builds and their tests, turns it off, so it leaves no progress
+file behind and a progress widget shows the same thing on every run).
+Functions given an explicit ``file`` always use it.
 Only the exercises of the course (:mod:`agent_team.course`) are recorded.
 """
 

@@ -26,14 +26,14 @@ def site_dir():
     if prebuilt:
         return Path(prebuilt)
     out = ROOT / "build" / "site" / "test-output"
-    subprocess.run([sys.executable, str(ROOT / "site" / "build.py"), "--output", str(out),
-                    "--extra-contents", str(HERE / "notebooks")], check=True)
+    subprocess.run([sys.executable, "-m", "website.build", "--output", str(out),
+                    "--extra-contents", str(HERE / "notebooks")], check=True, cwd=ROOT)
     return out
 
 
 @pytest.fixture(scope="session")
 def site_url(site_dir):
-    import serve  # site/serve.py, on sys.path through lite.py
+    from website import serve
 
     server, url = serve.start(site_dir)
     yield url
@@ -44,10 +44,10 @@ def site_url(site_dir):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    import lite
+    from website import driver
 
     with sync_playwright() as p:
-        b = lite.launch(p)
+        b = driver.launch(p)
         yield b
         b.close()
 
@@ -59,9 +59,9 @@ def guarded(request, browser, site_url):
     What the page and its workers log is kept, and shown under a failed test ("page log"): a
     kernel that stops answering leaves no other trace.
     """
-    import lite
+    from website import driver
 
-    page, guard = lite.new_page(browser, site_url)
+    page, guard = driver.new_page(browser, site_url)
     start = time.monotonic()
     log = request.node.page_log = []
     page.on("console", lambda m: log.append(f"{time.monotonic() - start:7.2f} {m.type}: {m.text}"[:500]))
@@ -80,5 +80,3 @@ def pytest_runtest_makereport(item, call):
         lines = [line for line in log if " debug: " not in line][-200:]
         report.sections.append(("page log", "\n".join(lines)))
 
-
-sys.path.insert(0, str(HERE))

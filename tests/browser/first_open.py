@@ -13,7 +13,7 @@ import json
 import time
 from pathlib import Path
 
-import lite
+from website import driver
 
 JS_OUTPUT_TEXTS = """(selector) => Array.from(document.querySelectorAll(selector), e => e.textContent)"""
 STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
@@ -28,11 +28,11 @@ def stored(path: Path):
         for out in cell.get("outputs", []):
             data = out.get("data", {})
             if out["output_type"] == "stream" and out["name"] == "stdout":
-                streams.append(lite._join(out["text"]))
-            elif lite.WIDGET_MIME in data:
+                streams.append(driver._join(out["text"]))
+            elif driver.WIDGET_MIME in data:
                 widgets += 1
             else:
-                svgs += lite._join(data.get("text/html", "")).count("<svg")
+                svgs += driver._join(data.get("text/html", "")).count("<svg")
                 svgs += "image/svg+xml" in data
     return streams, svgs, widgets
 
@@ -67,9 +67,9 @@ def _differences(page, streams, svgs, widgets):
     waiting = [p for p in PLACEHOLDERS if p in texts]
     if waiting or views < widgets:
         found.append(f"{widgets} saved widgets, {views} rendered; placeholders shown: {waiting}")
-    if page.evaluate(lite.JS_MODIFIED):
+    if page.evaluate(driver.JS_MODIFIED):
         found.append("marked modified though nothing was changed: closing asks to save, autosave stores "
-                     "a copy (site/extension/src/unchanged.ts)")
+                     "a copy (website/extension/src/unchanged.ts)")
     # Widget views draw SVG too: count only drawings outside them.
     drawn = page.locator(".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg").count()
     if drawn < svgs:
@@ -96,7 +96,7 @@ def problems_after_open(page, path: Path, reloads=2):
             break
         print(f"{path.name}: {len(raced)} widgets hit jupyterlab_widgets' restore race; reloading")
         page.reload()
-        lite.wait_kernel_idle(page, 180)
+        driver.wait_kernel_idle(page, 180)
         found = problems(page, path)
     return found
 
@@ -104,7 +104,7 @@ def problems_after_open(page, path: Path, reloads=2):
 def save_and_reload(page, timeout=180):
     """Save the open notebook (to the browser's storage, as a learner does), reload the page."""
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    page.wait_for_function("() => !(" + lite.JS_MODIFIED + ")()",
+    page.wait_for_function("() => !(" + driver.JS_MODIFIED + ")()",
                            timeout=30_000)
     page.reload()
-    lite.wait_kernel_idle(page, timeout)
+    driver.wait_kernel_idle(page, timeout)

@@ -12,7 +12,7 @@ import json
 import zipfile
 from pathlib import Path
 
-import lite
+from website import driver
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,13 +31,13 @@ def test_download_my_work_packs_the_saved_edits_into_a_zip_the_grader_reads(guar
     from agent_team.classroom.collect import collect
 
     page, _ = guarded
-    lite.open_notebook(page, site_url, "03_supervisor.ipynb")
+    driver.open_notebook(page, site_url, "03_supervisor.ipynb")
     solution = json.loads((ROOT / "notebooks/solutions/03_supervisor.ipynb").read_text())
     source = next("".join(c["source"]) for c in solution["cells"]
                   if "exercise-3.1" in c.get("metadata", {}).get("tags", []))
     marked = "# EDITED IN THE BROWSER\n" + source
     assert page.evaluate(JS_EDIT_AND_SAVE, marked)
-    lite.run_all(page)
+    driver.run_all(page)
     page.locator("button:has-text('download my work')").last.click()
     link = page.locator("a[download='agent-team-work.zip']")
     link.wait_for(timeout=60_000)

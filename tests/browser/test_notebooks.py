@@ -28,7 +28,8 @@ from playwright.sync_api import expect
 
 import first_open
 import layout
-import lite
+
+from website import driver
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -83,8 +84,27 @@ def committed_reports(path: Path):
     reports = []
     for cell in nb["cells"]:
         for out in cell.get("outputs", []):
-            reports += [m.group(0) for m in REPORT_RE.finditer(lite.text_of(out))]
+            reports += [m.group(0) for m in REPORT_RE.finditer(driver.text_of(out))]
     return reports
+
+
+def assert_progress_counts_the_graded_runs(site_path, outputs):
+    """The progress widget at the end of a part lists each of its exercises with one graded run (its
+    report, shown by the grader cell, was recorded in the browser's storage) and no other exercise;
+    done in the worked solutions. The page's storage is new for every test."""
+    from agent_team import course
+
+    name = site_path.removeprefix("solutions/")
+    graded = [e.id for e in course.EXERCISES if name[:2].isdigit() and e.part == int(name[:2])]
+    shown = [driver.text_of(o) for o in outputs if "Your progress" in driver.text_of(o)]
+    if not graded or not shown:
+        return
+    runs = re.findall(r"(\d+) graded runs?", shown[-1])
+    assert runs == ["1"] * len(graded), (f"{site_path}: the progress widget shows graded runs {runs}, "
+                                         f"expected one for each of {graded}")
+    if site_path.startswith("solutions/"):
+        for ex_id in graded:
+            assert f"[x] {ex_id} " in shown[-1], f"{site_path}: {ex_id} not done in the progress widget"
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +127,7 @@ def test_network_guard_blocks_other_origins(guarded, site_url):
     """The guard itself works: a fetch to a CDN from the page is stopped and recorded."""
     page, guard = guarded
     page.goto(site_url + "lab/index.html")
-    # On a first visit the page reloads itself once to become cross-origin isolated (site/isolation.py);
+    # On a first visit the page reloads itself once to become cross-origin isolated (website/isolation.py);
     # JupyterLab starts after that reload, so once it exists no navigation can cut the fetch short.
     page.wait_for_function("() => !!window.jupyterapp", timeout=120_000)
     result = page.evaluate("""() => fetch('https://cdn.jsdelivr.net/pyodide/').then(
@@ -122,27 +142,27 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     page, guard = guarded
     expect = EXPECTED.get(site_path, Expect())
 
-    idle = lite.open_notebook(page, site_url, site_path)
+    idle = driver.open_notebook(page, site_url, site_path)
     assert page.evaluate("crossOriginIsolated"), "the page is not cross-origin isolated: no Interrupt"
     assert not first_open.problems_after_open(page, disk_path), f"{site_path} on first open"
     if site_path[:2].isdigit():  # a learner form: what they see after saving their work and coming back
         # ... to a kernel restored from the snapshot the first visit stored (test_snapshot.py)
-        assert lite.wait_snapshot_stored(page) == "stored"
+        assert driver.wait_snapshot_stored(page) == "stored"
         first_open.save_and_reload(page)
-        assert lite.snapshot_state(page) == "restored"
+        assert driver.snapshot_state(page) == "restored"
         assert not first_open.problems_after_open(page, disk_path), f"{site_path} after a save and a reload"
-    went_through, seconds = lite.run_all(page)
-    cells = lite.cells(page)
+    went_through, seconds = driver.run_all(page)
+    cells = driver.cells(page)
     print(f"{site_path}: kernel idle in {idle:.1f} s, run all in {seconds:.1f} s")
 
-    lite.assert_ran_through(site_path, went_through, cells)
+    driver.assert_ran_through(site_path, went_through, cells)
     misfits = []
     if site_path in layout.NOTEBOOKS:
         assert layout.AXE.exists(), "axe-core is missing: run `npm ci` (it is a devDependency in package.json)"
         misfits = layout.problems(page, site_path, kinds_seen)
 
-    outputs = lite.outputs(cells)
-    text = "\n".join(lite.text_of(o) for o in outputs)
+    outputs = driver.outputs(cells)
+    text = "\n".join(driver.text_of(o) for o in outputs)
     for wanted in expect.texts:
         assert wanted in text, f"{site_path}: {wanted!r} not in the outputs"
     expected_reports = committed_reports(disk_path)
@@ -151,8 +171,9 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     if site_path.startswith("solutions/"):
         for m in REPORT_RE.finditer(text):
             assert m.group("status") == "passed", f"{site_path}: solution graded {m.group(0)}"
+    assert_progress_counts_the_graded_runs(site_path, outputs)
 
-    n_widgets = sum(1 for o in outputs if lite.shows_widget(o))
+    n_widgets = sum(1 for o in outputs if driver.shows_widget(o))
     if n_widgets:
         rendered = page.locator(".jp-OutputArea-output > .jupyter-widgets")
         assert rendered.count() >= n_widgets, f"{site_path}: {n_widgets} widget outputs, " \
@@ -233,7 +254,7 @@ INTERRUPT_JS = """async () => {
 
 def assert_kernel_started_early(page):
     """The kernel runs in the site plugin's worker, which the notebook page itself started (before
-    JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (site/prewarm.py)."""
+    JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (website/prewarm.py)."""
     assert page.evaluate("globalThis.__agentTeamWorker") is None, "the early worker was not taken by the kernel"
     workers = [w for w in page.workers if "/@agent-team/site-extension/static/" in w.url]
     assert len(workers) == 1, [w.url for w in page.workers]
@@ -246,10 +267,10 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     """Kernel -> Interrupt stops `while True: pass` within 2 s; the kernel keeps its variables.
 
     The test server sends no COOP/COEP headers (like GitHub Pages): the page must isolate itself
-    through the service worker (site/isolation.py) for the interrupt buffer to exist.
+    through the service worker (website/isolation.py) for the interrupt buffer to exist.
     """
     page, guard = guarded
-    lite.open_notebook(page, site_url, "smoke.ipynb")
+    driver.open_notebook(page, site_url, "smoke.ipynb")
     assert page.evaluate("crossOriginIsolated")
     assert_kernel_started_early(page)
     result = page.evaluate(INTERRUPT_JS)
@@ -265,29 +286,29 @@ JS_SELECT_AFTER_FIRST_WIDGET = "(i) => { window.jupyterapp.shell.currentWidget.c
 
 
 def shown_models(page):
-    return [o["data"][lite.WIDGET_MIME]["model_id"] for o in lite.outputs(lite.cells(page))
-            if lite.shows_widget(o)]
+    return [o["data"][driver.WIDGET_MIME]["model_id"] for o in driver.outputs(driver.cells(page))
+            if driver.shows_widget(o)]
 
 
 @pytest.mark.parametrize("run", ["all", "to the first widget"])
 def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_url, run):
     """A learner runs part 1 (new widgets), all of it or only its first cells, saves, comes back: every
-    widget shows again, those of the run drawn from the state saved in the notebook (site/overrides.json:
+    widget shows again, those of the run drawn from the state saved in the notebook (website/overrides.json:
     the widget manager's saveState), the others from the state stored before (the site's plugin,
-    site/extension/src/widget-state.ts), not "Error displaying widget: model not found"."""
+    website/extension/src/widget-state.ts), not "Error displaying widget: model not found"."""
     page, guard = guarded
-    lite.open_notebook(page, site_url, "01_architecture.ipynb")
+    driver.open_notebook(page, site_url, "01_architecture.ipynb")
     stored = shown_models(page)
     assert len(stored) >= 2, "part 1 shows widgets"
     command = "notebook:run-all-cells"
     if run != "all":
-        first = next(i for i, cell in enumerate(lite.cells(page))
-                     if any(map(lite.shows_widget, cell.get("outputs", []))))
+        first = next(i for i, cell in enumerate(driver.cells(page))
+                     if any(map(driver.shows_widget, cell.get("outputs", []))))
         page.evaluate(JS_SELECT_AFTER_FIRST_WIDGET, first)
         command = "notebook:run-all-above"
-    went_through, _ = lite.run_all(page, command=command)
+    went_through, _ = driver.run_all(page, command=command)
     assert went_through
-    assert page.evaluate(lite.JS_MODIFIED), "a run changes the notebook: it is marked modified"
+    assert page.evaluate(driver.JS_MODIFIED), "a run changes the notebook: it is marked modified"
     ran = shown_models(page)
     changed = sum(a != b for a, b in zip(stored, ran))
     assert len(ran) == len(stored) and changed == (len(stored) if run == "all" else 1), (stored, ran)

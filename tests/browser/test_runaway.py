@@ -17,27 +17,25 @@ awaited inside page.evaluate (no timeout there): a hang fails the test and names
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 
 import pytest
 
 import first_open
-import lite
+from exercise_cells import EXERCISE_FUNCTIONS, is_exercise, replace_bodies
+
+from website import driver
+
+ROOT = Path(__file__).resolve().parents[2]
 
 RUN_ALL_SECONDS = 45
 
 PLAIN = ["while True: pass"]
 CAUGHT = ["while True:", "    try:", "        while True: pass", "    except BaseException:", "        pass"]
-
-# notebook in the site: (exercise functions it defines, loop put in their bodies)
-NOTEBOOKS = {
-    "01_architecture.ipynb": (["run_tests"], PLAIN),
-    "02_policies.ipynb": (["nits_reviewer"], CAUGHT),
-    "03_supervisor.ipynb": (["run_team"], PLAIN),
-    "04_failure_injection.ipynb": (["no_exec"], CAUGHT),
-    "05_real_team.ipynb": (["gate"], PLAIN),
-    "06_your_team.ipynb": (["run_outcomes"], CAUGHT),
-}
+# the loop put in each notebook's exercise functions: half of them catch the interrupt themselves
+LOOPS = {"01_architecture.ipynb": PLAIN, "02_policies.ipynb": CAUGHT, "03_supervisor.ipynb": PLAIN,
+         "04_failure_injection.ipynb": CAUGHT, "05_real_team.ipynb": PLAIN, "06_your_team.ipynb": CAUGHT}
+NOTEBOOKS = {name: (EXERCISE_FUNCTIONS[name], loop) for name, loop in LOOPS.items()}
 
 JS_SET_SOURCES = """(changes) => {
   const model = window.jupyterapp.shell.currentWidget.content.model;
@@ -47,63 +45,38 @@ JS_SET_SOURCES = """(changes) => {
 }"""
 
 
-def is_exercise(cell):
-    tags = cell.get("metadata", {}).get("tags", [])
-    return any(t == "exercise" or t.startswith("exercise-") for t in tags)
-
-
-def loop_bodies(source: str, functions, loop):
-    """`source` with the body of every `def <name>(...)` in `functions` replaced by `loop`; names found."""
-    lines, out, found, i = source.splitlines(), [], [], 0
-    while i < len(lines):
-        line = lines[i]
-        m = re.match(r"def (\w+)\(", line)
-        out.append(line)
-        i += 1
-        if m and m.group(1) in functions:
-            found.append(m.group(1))
-            while not line.rstrip().endswith(":"):  # a signature over several lines
-                line = lines[i]
-                out.append(line)
-                i += 1
-            while i < len(lines) and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
-                i += 1  # the old body
-            out += ["    " + body for body in loop] + [""]
-    return "\n".join(out), found
-
-
 @pytest.mark.parametrize("site_path", list(NOTEBOOKS))
 def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path):
     page, guard = guarded
     functions, loop = NOTEBOOKS[site_path]
-    lite.open_notebook(page, site_url, site_path)
+    driver.open_notebook(page, site_url, site_path)
     # As a learner sees it first: stored outputs shown and saved widgets restored (the widget
     # manager asks the kernel for its comms then) before any cell is changed or run.
-    assert not first_open.problems_after_open(page, lite.ROOT / "notebooks" / site_path), f"{site_path} on first open"
+    assert not first_open.problems_after_open(page, ROOT / "notebooks" / site_path), f"{site_path} on first open"
 
     changes, replaced = [], []
-    for index, cell in enumerate(lite.cells(page)):
+    for index, cell in enumerate(driver.cells(page)):
         if cell["cell_type"] == "code" and is_exercise(cell):
-            source, found = loop_bodies(lite._join(cell["source"]), functions, loop)
+            source, found = replace_bodies(driver._join(cell["source"]), functions, loop)
             if found:
                 changes.append([index, source])
                 replaced += found
     assert sorted(replaced) == sorted(functions), f"{site_path}: exercise functions found: {replaced}"
     page.evaluate(JS_SET_SOURCES, changes)
-    cells = lite.cells(page)
-    assert lite._join(cells[0]["source"]) == "SENTINEL = 42"
-    assert all("while True: pass" in lite._join(cells[i + 1]["source"]) for i, _ in changes)
+    cells = driver.cells(page)
+    assert driver._join(cells[0]["source"]) == "SENTINEL = 42"
+    assert all("while True: pass" in driver._join(cells[i + 1]["source"]) for i, _ in changes)
 
-    went_through, seconds = lite.run_all(page, timeout=RUN_ALL_SECONDS + 30)
-    cells = lite.cells(page)
+    went_through, seconds = driver.run_all(page, timeout=RUN_ALL_SECONDS + 30)
+    cells = driver.cells(page)
     style = "caught loop" if loop is CAUGHT else "while True: pass"
     print(f"{site_path} ({style}): run all in {seconds:.1f} s")
 
-    lite.assert_ran_through(site_path, went_through, cells)
-    outputs = lite.outputs(cells)
-    text = "\n".join(lite.text_of(o) for o in outputs)
+    driver.assert_ran_through(site_path, went_through, cells)
+    outputs = driver.outputs(cells)
+    text = "\n".join(driver.text_of(o) for o in outputs)
     assert "did not return" in text, f"{site_path}: no output says the function did not return"
     assert seconds <= RUN_ALL_SECONDS, f"{site_path}: run all took {seconds:.1f} s (> {RUN_ALL_SECONDS} s)"
 
-    after = lite.execute(page, "print(SENTINEL)")
+    after = driver.execute(page, "print(SENTINEL)")
     assert after == {"status": "ok", "out": "42\n"}, f"{site_path}: the kernel lost its state: {after}"

@@ -1,4 +1,4 @@
-"""The kernel's memory snapshot (site/snapshot.py, site/extension/src/snapshot.ts), in Chromium.
+"""The kernel's memory snapshot (website/snapshot.py, website/extension/src/snapshot.ts), in Chromium.
 
 A first visit stores the snapshot under the key the build wrote; a return visit (a reload, same
 browser profile) restores it: the kernel then runs the course's code as built (the agent_team
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 
-import lite  # first: it puts site/ on sys.path
-import check  # site/check.py
-import snapshot  # site/snapshot.py
 from test_notebooks import INTERRUPT_JS
+
+from website import check, driver, snapshot
 
 NOTEBOOK = "smoke.ipynb"
 CACHE = "agent-team-kernel"
@@ -52,19 +51,19 @@ def test_a_return_visit_restores_the_snapshot_of_this_build(guarded, site_url, s
     for part in ("heap", "files"):
         page.evaluate(JS_PUT, [f"{site_url}{stale}/{part}", "not a snapshot"])
 
-    lite.open_notebook(page, site_url, NOTEBOOK)
-    assert lite.snapshot_state(page) in ("storing", "stored"), "a first visit starts afresh and stores a snapshot"
-    first = lite.execute(page, CHECK, 60)["out"]
-    assert lite.wait_snapshot_stored(page) == "stored"
+    driver.open_notebook(page, site_url, NOTEBOOK)
+    assert driver.snapshot_state(page) in ("storing", "stored"), "a first visit starts afresh and stores a snapshot"
+    first = driver.execute(page, CHECK, 60)["out"]
+    assert driver.wait_snapshot_stored(page) == "stored"
     cached = sorted(page.evaluate(JS_CACHED))
     assert cached == [f"/static/pyodide/agent-team-snapshot/{key}/{p}" for p in ("files", "heap")], cached
 
     draws = [first.split()[-1]]
     for _ in range(2):
         page.reload()
-        lite.wait_kernel_idle(page, 120)
-        assert lite.snapshot_state(page) == "restored"
-        out = lite.execute(page, CHECK, 60)["out"]
+        driver.wait_kernel_idle(page, 120)
+        assert driver.snapshot_state(page) == "restored"
+        out = driver.execute(page, CHECK, 60)["out"]
         version, path, graded_before = out.split()[:3]
         assert version == lock_version(site_dir), out
         assert path == "/lib/python3.14/site-packages/agent_team/__init__.py", out
@@ -85,11 +84,11 @@ def test_a_damaged_snapshot_means_a_normal_start(guarded, site_url, site_dir):
         page.evaluate(JS_PUT, [f"{site_url}static/pyodide/agent-team-snapshot/{key}/{part}", "damaged"])
     log = []
     page.on("console", lambda m: log.append(m.text))
-    lite.open_notebook(page, site_url, NOTEBOOK)
-    assert lite.snapshot_state(page) in ("storing", "stored")
+    driver.open_notebook(page, site_url, NOTEBOOK)
+    assert driver.snapshot_state(page) in ("storing", "stored")
     assert any("snapshot could not be restored" in line for line in log), log[-20:]
-    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
-    assert lite.wait_snapshot_stored(page) == "stored"
+    assert driver.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
+    assert driver.wait_snapshot_stored(page) == "stored"
     page.reload()
-    lite.wait_kernel_idle(page, 120)
-    assert lite.snapshot_state(page) == "restored", "the damaged entry was replaced by a good one"
+    driver.wait_kernel_idle(page, 120)
+    assert driver.snapshot_state(page) == "restored", "the damaged entry was replaced by a good one"

@@ -75,7 +75,7 @@ def copy(tmp_path_factory):
 
 
 def run_pytest(root, *args):
-    env = {**os.environ, "PYTHONPATH": str(root / "src"), "AGENT_TEAM_PROGRESS": "off"}
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "-q", *args],
                           cwd=root, env=env, capture_output=True, text=True, timeout=1800)
 

@@ -117,13 +117,26 @@ def test_odd_exercise_ids_are_kept_as_text(tmp_path):
     assert progress.load(file) == {"3.1": {"passed": True, "passed_once": True, "attempts": 1}}
 
 
-def test_a_grader_records_its_exercise(tmp_path, clean_env):
+def test_grading_records_nothing_a_report_shown_records_its_exercise_once(tmp_path, clean_env):
     from agent_team.protocol import run_team
     file = tmp_path / "p.json"
     clean_env.setenv("AGENT_TEAM_PROGRESS", str(file))
     report = grading.check_run_team(run_team)
-    assert report.passed
+    assert report.passed and not file.exists()  # a test, a build, a grader inside a grader: no file
+    bundle = report._repr_mimebundle_()  # what a notebook asks for when it shows the report
+    assert bundle["text/html"] == report._repr_html_()
     assert progress.load(file)["3.1"] == {"passed": True, "passed_once": True, "attempts": 1}
+    report._repr_mimebundle_()  # the same report shown again (a re-render) is the same attempt
+    assert progress.load(file)["3.1"]["attempts"] == 1
+    grading.check_run_team(lambda *args: None)._repr_mimebundle_()  # the next graded run, shown
+    assert progress.load(file)["3.1"] == {"passed": False, "passed_once": True, "attempts": 2}
+
+
+def test_a_report_of_no_exercise_is_never_recorded(tmp_path, clean_env):
+    file = tmp_path / "p.json"
+    clean_env.setenv("AGENT_TEAM_PROGRESS", str(file))
+    assert grading.Report("a grader of the tests' own").finish().record_progress() is False
+    assert not file.exists()
 
 
 def test_every_table_keeps_only_well_formed_entries_and_right_is_derived(tmp_path):

@@ -6,7 +6,7 @@ from agent_team import course
 from agent_team import widgets as W
 from agent_team.render import step_html
 from agent_team.render.diagram import SUPERVISOR
-from test_render import EVIL, SEED_LOG, Watched, fake_report, make_trace
+from test_render import EVIL, SEED_LOG, Watched, make_trace
 
 ipywidgets = pytest.importorskip("ipywidgets")
 
@@ -258,19 +258,49 @@ def test_quiz_escapes_its_text_and_works_without_ipywidgets(no_widgets):
 
 # --- reports and progress --------------------------------------------------------------------------
 
-def test_show_report_displays_html_and_text(monkeypatch):
+def graded_report():
+    """A real grader's report (show_report records it), failing at a divergence."""
+    from agent_team.grading import Divergence, Report
+    report = Report("Exercise 3.1: run_team", hint="Use `continue` after a rejection.", exercise="3.1")
+    report.declare("plan once", "the planner is called once")
+    report.declare("log", "the log lists every pair")
+    report.fail("log", "In the worked example: the log differs.",
+                Divergence("the worked example", "log entry 4", ["coder: 'v2'"], ["tester: 'FAIL'"], 0))
+    return report.finish()
+
+
+def test_show_report_displays_html_and_text_and_counts_the_attempt(monkeypatch, tmp_path):
+    from agent_team import progress
+    file = tmp_path / "p.json"
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(file))
     shown = []
     monkeypatch.setattr(W, "show", shown.append)
-    W.show_report(fake_report())
+    W.show_report(graded_report())
     (rich,) = shown
     assert "First difference" in rich._repr_html_() and "<details>" in rich._repr_html_()
     assert repr(rich).startswith("Exercise 3.1: run_team: NOT YET")
+    assert progress.load(file)["3.1"] == {"passed": False, "passed_once": False, "attempts": 1}
 
 
-def test_show_report_prints_text_where_there_is_no_notebook(capsys):
-    W.show_report(fake_report())
+def test_show_report_prints_text_where_there_is_no_notebook(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "p.json"))
+    W.show_report(graded_report())
     out = capsys.readouterr().out
     assert "Exercise 3.1: run_team: NOT YET" in out
+
+
+def test_a_report_a_notebook_cell_shows_counts_once_and_keeps_its_text(monkeypatch, tmp_path):
+    """What IPython's display does with a report that ends a cell: HTML from the report, text from repr."""
+    from IPython.core.formatters import DisplayFormatter
+
+    from agent_team import progress
+    file = tmp_path / "p.json"
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(file))
+    report = graded_report()
+    data, _ = DisplayFormatter().format(report)
+    assert data["text/plain"] == repr(report) and data["text/html"] == report._repr_html_()
+    DisplayFormatter().format(report)
+    assert progress.load(file)["3.1"]["attempts"] == 1
 
 
 def test_progress_widget_reads_the_file_and_refreshes(tmp_path):

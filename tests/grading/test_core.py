@@ -44,3 +44,30 @@ def test_importing_the_graders_runs_no_oracle():
             "import agent_team.grading\n"
             "assert calls == [], len(calls)\n")
     subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(SRC)})
+
+
+def test_a_grading_run_belongs_to_the_thread_that_runs_it():
+    """The run is a context variable: learner code that hangs in another thread is not this run's hang."""
+    import threading
+
+    from agent_team.grading.core import call_learner, grading_run
+
+    def loop():
+        while True:
+            pass
+
+    @grading_run
+    def grader(fn):
+        report = Report("two threads").declare_all([("other", "another thread's hang"), ("this", "returns")])
+        elsewhere = []
+        worker = threading.Thread(target=lambda: elsewhere.append(call_learner(loop, seconds=0.2)))
+        worker.start()
+        worker.join()
+        assert elsewhere[0].timed_out
+        call = call_learner(fn)  # this run saw no hang: the learner's function is still called
+        if not call.ok:
+            report.fail("this", call.problem)
+        return report.finish()
+
+    report = grader(lambda: 1)
+    assert report.passed, str(report)

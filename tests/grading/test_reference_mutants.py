@@ -14,14 +14,18 @@ from pathlib import Path
 
 import pytest
 
-from grader_helpers import solution  # noqa: E402
-from mutation import mutants  # noqa: E402
+from grader_helpers import solution
+from mutation import mutants
 
 from agent_team import faults, policies
 from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
 from agent_team.oracle import CASES
 from agent_team.repo import SRC_PATH
 
+from agent_team import faults, policies
+from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from agent_team.oracle import CASES
+from agent_team.repo import SRC_PATH
 
 
 def as_function(source, name):

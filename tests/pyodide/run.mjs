@@ -1,7 +1,7 @@
 // Run the engine's pure tests inside Pyodide 314 under Node.js, offline:
 //   node tests/pyodide/run.mjs [pytest args...]        (`make test-pyodide` runs it)
 // Pyodide comes from node_modules/pyodide (npm), pytest and hypothesis from the wheels pinned in
-// site/wheels.txt (fetched into build/site/wheels by `python site/wheels.py fetch`); `src/` and
+// website/wheels.txt (fetched into build/site/wheels by `python -m website.wheels fetch`); `src/` and
 // `tests/` are mounted read-only and copied into Pyodide's in-memory file system, so nothing is
 // written to the repository. tests/pyodide/select.py decides which test files run.
 import { loadPyodide } from "../../node_modules/pyodide/pyodide.mjs";
@@ -42,7 +42,7 @@ const pyodide = await loadPyodide({
 const files = readdirSync(wheelDir).filter((f) => f.endsWith(".whl"));
 const wheels = TEST_WHEELS.map((name) => {
   const hit = files.find((f) => f.toLowerCase().replace(/_/g, "-").startsWith(name + "-"));
-  if (!hit) throw new Error(`no ${name} wheel in ${wheelDir}: run \`python site/wheels.py fetch\``);
+  if (!hit) throw new Error(`no ${name} wheel in ${wheelDir}: run \`python -m website.wheels fetch\``);
   return path.join(wheelDir, hit);
 });
 await pyodide.loadPackage(wheels, { messageCallback: () => {}, checkIntegrity: false });

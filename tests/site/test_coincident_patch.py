@@ -1,4 +1,4 @@
-"""site/extension/patches/coincident+1.2.3.patch, in Node.js: the page's coincident reads a worker's
+"""website/extension/patches/coincident+1.2.3.patch, in Node.js: the page's coincident reads a worker's
 answer whole even when the worker is still writing it (the kernel hang of the browser tests).
 
 tests/site/node/coincident_race.mjs plays a worker that writes its answers as the worker's own,

@@ -1,7 +1,7 @@
-"""The site's notebook plugins (site/extension/src/notebooks.ts), their logic in Node.js.
+"""The site's notebook plugins (website/extension/src/notebooks.ts), their logic in Node.js.
 
 widget-state.ts: what a notebook's "widgets" metadata holds after a save. jupyterlab_widgets (save
-widget state on, site/overrides.json) writes only the widgets whose kernel is alive; in JupyterLite
+widget state on, website/overrides.json) writes only the widgets whose kernel is alive; in JupyterLite
 the kernel dies with the page. The plugin completes that with the state the notebook held before,
 for what its outputs still show.
 

@@ -1,14 +1,10 @@
-"""site/snapshot.py: the key of the kernel's snapshot changes with everything the snapshot holds."""
+"""website/snapshot.py: the key of the kernel's snapshot changes with everything the snapshot holds."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "site"))
-import prewarm  # noqa: E402
-import snapshot  # noqa: E402
+from website import prewarm, snapshot
 
 OPTIONS = {"packages": ["ipykernel", "agent_team"]}
 

@@ -19,7 +19,7 @@ const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).
 const pyodide = await loadPyodide({
   indexURL: `${pyodideDir}/`,
   packageBaseUrl: `${pyodideDir}/`,
-  env: { HOME: "/home/pyodide", AGENT_TEAM_PROGRESS: "off", PYTHONDONTWRITEBYTECODE: "1" },
+  env: { HOME: "/home/pyodide", PYTHONDONTWRITEBYTECODE: "1" },
   stdout: () => {},
   stderr: () => {},
 });

@@ -16,8 +16,13 @@ stands, so one runaway function costs the learner one wait
 (``CALL_SECONDS``), not one per case, and no grader needs its own stop.
 Course cells that call a learner's function directly use :func:`try_it`, the
 same limits with one plain sentence instead of a report.
+
+Grading writes nothing: a report counts toward the learner's progress when a
+notebook shows it (:meth:`Report.record_progress`), so a test, a build or a
+grader calling another grader leaves no progress file behind.
 """
 
+import contextvars
 import functools
 import time
 from dataclasses import dataclass, field
@@ -96,10 +101,12 @@ class Report:
     hint: str = ""
     exercise: str = ""
     status_override: str = ""   # "not implemented" when the stub is untouched
+    _recorded: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if _Run.current is not None:  # so a run stopped by its time cap can still show its report
-            _Run.current.report = self
+        run = _current_run.get()
+        if run is not None:  # the report of this grading run: a run stopped by its time cap still shows it
+            run.report = self
 
     @property
     def passed(self):
@@ -149,18 +156,29 @@ class Report:
                 found.passed = True
 
     def finish(self, ran=True):
-        """Mark unfailed checks as passed and record progress.
+        """Mark unfailed checks as passed.
 
         ``ran``: whether the learner's code ever ran to the end; if it never
         did (or hung in this grading run), a check that nothing broke has not
         passed, it was never tried.
         """
-        ran = ran and not (_Run.current is not None and _Run.current.hung)
+        run = _current_run.get()
+        ran = ran and not (run is not None and run.hung)
         for c in self.checks:
             if c.passed is None and ran and not self.status_override:
                 c.passed = True
-        _record(self)
         return self
+
+    def record_progress(self):
+        """Count this report as the learner's graded attempt at its exercise, once however often it
+        is shown. True if it was recorded now; never raises (progress is best effort)."""
+        if self._recorded or not self.exercise:
+            return False
+        self._recorded = True
+        try:
+            return progress.record(self.exercise, self.passed)
+        except Exception:  # noqa: BLE001 -- progress is best effort, never an error
+            return False
 
     def __str__(self):
         head = f"{self.title}: {self.status.upper()}"
@@ -180,18 +198,15 @@ class Report:
     def _repr_html_(self):
         return report_html(self)
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        # What a notebook asks for when it shows the report (IPython then takes text/plain from
+        # repr): the learner sees this grade, so here it counts toward their progress.
+        self.record_progress()
+        return {"text/html": report_html(self)}
+
     def __repr__(self):
         passed = sum(bool(c.passed) for c in self.checks)
         return f"<Report {self.title!r}: {self.status}, {passed}/{len(self.checks)} checks>"
-
-
-def _record(report):
-    if not report.exercise:
-        return
-    try:
-        progress.record(report.exercise, report.passed)
-    except Exception:  # noqa: BLE001 -- progress is best effort, never an error
-        pass
 
 
 @dataclass
@@ -209,10 +224,8 @@ class _Stopped(BaseException):
     """Ends a grading run at the first call after a hang (not an Exception: a grader's handlers miss it)."""
 
 
-class _Run:
-    """The grading run in progress: the last report it made, and whether learner code hung."""
-
-    current = None
+class _GradingRun:
+    """One grading run in progress: the last report it made, whether learner code hung, time left."""
 
     def __init__(self):
         self.report = None
@@ -220,11 +233,17 @@ class _Run:
         self.left = TOTAL_SECONDS  # of the learner's code's time
 
 
+# The grading run the code now running is part of (None outside graders): set by grading_run
+# around the grader, read by call_learner (the run's budget, its hang) and by Report. A context
+# variable, not a global: code in another thread or asyncio task sees no run, or its own.
+_current_run = contextvars.ContextVar("agent_team_grading_run", default=None)
+
+
 def call_learner(fn, *args, seconds=None, what="your function"):
     """Call learner code within ``seconds`` (else ``CALL_SECONDS``); describe any failure in plain words."""
     if seconds is None:  # the caps are read at call time, so a test can shrink them
         seconds = CALL_SECONDS
-    run = _Run.current
+    run = _current_run.get()
     limit = seconds
     if run is not None:
         if run.hung:
@@ -276,45 +295,59 @@ def grading_run(grader=None, *, remember_hangs=True):
 
     @functools.wraps(grader)
     def run(*args, **kwargs):
-        if _Run.current is not None:  # a grader used by another grader: same run, same budget
+        if _current_run.get() is not None:  # a grader used by another grader: same run, same budget
             return grader(*args, **kwargs)
-        this = _Run.current = _Run()
+        this = _GradingRun()
+        token = _current_run.set(this)
         try:
             with budget(WALL_SECONDS, remember_hangs):
                 report = grader(*args, **kwargs)
             if isinstance(report, Report):
                 return report
-            problem = f"it returned {safe_repr(report)}"
+            stopped = functools.partial(_broken, f"it returned {safe_repr(report)}")
         except TimeUp:
-            problem = None
+            stopped = _out_of_time
         except _Stopped:
-            problem = ""  # stopped at a call after a hang
+            stopped = _after_a_hang
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # noqa: BLE001 -- a grader must return a report, whatever happened
-            problem = describe_error(err)
+            stopped = functools.partial(_broken, describe_error(err))
         finally:
-            _Run.current = None
+            _current_run.reset(token)
         report = this.report or Report(f"{grader.__name__}: could not grade")
-        if problem == "":
-            if not any(c.passed is False for c in report.checks):  # the grader did not say so: say it
-                report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(
-                    f"Grading stopped: {this.hung} already did not return once, so it was not called "
-                    "again; make it return.")
-        elif problem is None:
-            spent = (f"after {TOTAL_SECONDS:g} s of your code's time, the most" if this.left <= 0 else
-                     f"after {WALL_SECONDS:g} s, the longest")
-            why = (f"Grading stopped {spent} any grader allows. "
-                   + (f"{this.hung[0].upper()}{this.hung[1:]} did not return once; make it return."
-                      if this.hung else "Your code (or the cases it asks for) takes too long; make "
-                      "each call finish in well under a second."))
-            report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(why)
-        else:
-            report.declare("grading", "the grader can read what your code returns").fail(
-                f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
-                "built by your code; if you did, this is a bug in the course, please report it.")
+        stopped(report, this)
         return report.finish(ran=False)
     return run
+
+
+# How a grading run that returned no report ends: the report it was building, with a failing
+# check that says why (each takes that report and the run).
+
+def _after_a_hang(report, run):
+    """Stopped at a call after the learner's code hung once (unless a check says so already)."""
+    if not any(c.passed is False for c in report.checks):
+        report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(
+            f"Grading stopped: {run.hung} already did not return once, so it was not called "
+            "again; make it return.")
+
+
+def _out_of_time(report, run):
+    """Stopped by a cap: all the learner's code's time, or the whole run's."""
+    spent = (f"after {TOTAL_SECONDS:g} s of your code's time, the most" if run.left <= 0 else
+             f"after {WALL_SECONDS:g} s, the longest")
+    why = (f"Grading stopped {spent} any grader allows. "
+           + (f"{run.hung[0].upper()}{run.hung[1:]} did not return once; make it return."
+              if run.hung else "Your code (or the cases it asks for) takes too long; make "
+              "each call finish in well under a second."))
+    report.declare("time", f"your code runs within {TOTAL_SECONDS:g} s in all").fail(why)
+
+
+def _broken(problem, report, run):
+    """Broken by a value the grader could not handle, or a grader that returned no report."""
+    report.declare("grading", "the grader can read what your code returns").fail(
+        f"Grading stopped: {problem}. Return plain values (dict, list, str, int, bool) "
+        "built by your code; if you did, this is a bug in the course, please report it.")
 
 
 def try_it(fn, *args, what="your function", seconds=None, **kwargs):

@@ -10,7 +10,9 @@ __all__ = ["show_report", "Progress"]
 
 
 def show_report(report):
-    """Display a grader's report: rich HTML in a notebook, plain text elsewhere."""
+    """Display a grader's report (rich HTML in a notebook, plain text elsewhere); being shown, it
+    counts toward the learner's progress, as a report a cell displays does."""
+    report.record_progress()
     package_attr("show")(Rich(report_html(report), report_text(report)))
 
 

@@ -1,4 +1,4 @@
-// The page's coincident (patched by site/extension/patches) against a worker that writes its
+// The page's coincident (patched by website/extension/patches) against a worker that writes its
 // answer the way the worker's own, unpatched copy does: first characters first, in pieces, the
 // buffer's first Int32 non-zero long before the last character lands. Prints one JSON line:
 // what each call returned (or the error it raised).

@@ -1,4 +1,4 @@
-// site/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
+// website/extension/src/widget-state.ts and unchanged.ts, compiled on the fly (esbuild), applied to
 // the cases read as JSON from stdin. Each case is one of
 //   {keep: [written, before, cells]}           keepShownWidgets, with what `before` (a "widgets"
 //                                              metadata value) holds as what is known
@@ -7,7 +7,7 @@
 // Prints one JSON line: per case {result} ({same: true} where `written` itself came back) or {error}.
 import { buildSync } from "esbuild";
 
-const src = new URL("../../site/extension/src/", import.meta.url).pathname;
+const src = new URL("../../website/extension/src/", import.meta.url).pathname;
 const built = buildSync({
   stdin: { contents: "export * from './widget-state'; export * from './unchanged';", resolveDir: src, loader: "ts" },
   bundle: true, format: "esm", write: false, logLevel: "error",

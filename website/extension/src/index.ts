@@ -36,7 +36,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
     const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
     const config = settings[SETTINGS] || {};
     if (!config.pyodideUrl) {
-      // No CDN fallback: the site must carry its own Pyodide (site/build.py puts it there).
+      // No CDN fallback: the site must carry its own Pyodide (website/build.py puts it there).
       throw new Error(`${SETTINGS}: no pyodideUrl in jupyter-lite.json`);
     }
     const baseUrl = PageConfig.getBaseUrl();
@@ -47,8 +47,9 @@ const kernel: JupyterFrontEndPlugin<void> = {
         loadPyodideOptions[key] = new URL(value, baseUrl).href;
       }
     }
-    // If the notebook page did not start the worker already (site/prewarm.py), now; without
-    // startEarly (bench/variants.py's no-prewarm) the kernel starts it when it is created.
+    // If the notebook page did not start the worker already (website/prewarm.py), now; without
+    // startEarly (a build --without prewarm: bench/variants.py's no-prewarm) the kernel starts it
+    // when it is created.
     if ((settings[ID] || {}).startEarly) {
       startEarly({ by: 'plugin', pyodideUrl, loadPyodideOptions });
     }
@@ -104,8 +105,8 @@ const kernel: JupyterFrontEndPlugin<void> = {
 
 /**
  * JupyterLite's service worker manager, registering the site's service worker
- * (site/service-worker.js: JupyterLite's own, plus cross-origin isolation). Enabled by
- * site/isolation.py in place of JupyterLite's plugin, which does the same with its own worker.
+ * (website/service-worker.js: JupyterLite's own, plus cross-origin isolation). Enabled by
+ * website/isolation.py in place of JupyterLite's plugin, which does the same with its own worker.
  */
 const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
   id: SW_ID,

@@ -7,7 +7,7 @@
  *    cells still queued (jupyterlite/jupyterlite#459); Pyodide stops running Python when 2
  *    (SIGINT) is written into the buffer registered with `setInterruptBuffer`, and Python raises
  *    KeyboardInterrupt in the cell, every variable kept. That buffer must be a
- *    SharedArrayBuffer, so this works only in a cross-origin isolated page (site/isolation.py).
+ *    SharedArrayBuffer, so this works only in a cross-origin isolated page (website/isolation.py).
  * 3. It answers `comm_info_request`. The widget manager asks that first when a notebook opens
  *    and restores the widgets saved in the notebook only after the answer; JupyterLite's
  *    BaseKernel has no case for it, so no answer came and every saved widget said

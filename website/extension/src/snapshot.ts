@@ -9,7 +9,7 @@
  * Both go into the browser's Cache Storage. The next visit restores them in well under a second
  * instead of starting Python, unpacking the wheels and importing IPython & co. again.
  *
- * Never stale: the entry's key is the one the site's build wrote (site/snapshot.py), a hash of
+ * Never stale: the entry's key is the one the site's build wrote (website/snapshot.py), a hash of
  * the package lock (every wheel's sha256, agent_team's included), the packages and these worker
  * files. A site rebuilt with other code has another key, and the old entries are deleted when the
  * new one is stored. A snapshot of another Pyodide build is refused by Pyodide itself.
@@ -17,7 +17,7 @@
  */
 
 const CACHE = 'agent-team-kernel';
-// Written by the site's build (site/snapshot.py), next to pyodide.mjs.
+// Written by the site's build (website/snapshot.py), next to pyodide.mjs.
 const KEY_FILE = 'agent-team-snapshot.json';
 
 /** Where this site's snapshot lives in the cache. */
@@ -45,7 +45,7 @@ interface IRef {
   key?: string;
 }
 
-/** The snapshot's place for this site; null if the site has no snapshot key (site/snapshot.py)
+/** The snapshot's place for this site; null if the site has no snapshot key (website/snapshot.py)
  *  or the browser offers no Cache Storage (not a secure context: a site over plain http from
  *  another machine). */
 export async function place(indexUrl: string): Promise<IPlace | null> {

@@ -4,7 +4,7 @@
  *
  * Opening a course notebook marked it modified at once (the tab's dot): JupyterLab writes the
  * Pyodide kernel's `kernelspec` and `language_info` over the stored ones, and jupyterlab_widgets
- * (save widget state on, site/overrides.json) marks the notebook modified for each stored widget it
+ * (save widget state on, website/overrides.json) marks the notebook modified for each stored widget it
  * recreates. So closing it asked to save, and autosave stored a copy in the browser, which then
  * hid any newer version of that notebook the site published. JupyterLab with a server opens it
  * unmodified. Those keys are saved with whatever the learner saves; they alone are no reason to.

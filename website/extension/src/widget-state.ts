@@ -1,7 +1,7 @@
 /**
  * Widget state saved with a notebook: keep what the notebook still shows.
  *
- * With saveState on (site/overrides.json), jupyterlab_widgets writes the state of the widgets
+ * With saveState on (website/overrides.json), jupyterlab_widgets writes the state of the widgets
  * whose kernel is alive into the notebook's metadata at every save, and only theirs. In
  * JupyterLite the kernel dies with the page, so a notebook opened with stored widgets and saved
  * before running them lost their state, and showed "Error displaying widget: model not found"

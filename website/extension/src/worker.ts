@@ -1,5 +1,5 @@
 /**
- * Starting a kernel worker: the same for the notebook page's early start (site/prewarm.py
+ * Starting a kernel worker: the same for the notebook page's early start (website/prewarm.py
  * writes the same steps into the page, before any bundle loads), this plugin's start at
  * activation, and a kernel that finds no worker waiting (a restarted kernel).
  *

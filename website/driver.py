@@ -1,4 +1,5 @@
-"""Driving the built JupyterLite site in Chromium (shared by tests/browser and bench/).
+"""Driving the built JupyterLite site in Chromium: the browser tests (tests/browser) and the start-up
+benchmark (bench/) both import it (`from website import driver`); it needs Playwright.
 
 Chromium is Debian's (/usr/bin/chromium): Playwright cannot download a browser here. Every
 request to an origin other than the site's 127.0.0.1 server is aborted and recorded (a route on
@@ -11,15 +12,11 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-sys.path.insert(0, str(ROOT / "site"))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -184,7 +181,7 @@ def worker_value(page, name):
 
 
 def snapshot_state(page):
-    """What the kernel's worker did with its memory snapshot (site/extension/src/boot.ts):
+    """What the kernel's worker did with its memory snapshot (website/extension/src/boot.ts):
     "restored", "storing", "stored", "not stored" or "none"."""
     return worker_value(page, "__agentTeamSnapshot")
 

@@ -1,0 +1,115 @@
+/**
+ * The course site's JupyterLite plugin: registers the Python kernel (kernel.ts) in place of
+ * JupyterLite's own Pyodide kernel plugin, which the site's jupyter-lite.json disables. It reads
+ * the same settings as that plugin (`litePluginSettings` of
+ * "@jupyterlite/pyodide-kernel-extension:kernel": pyodideUrl, loadPyodideOptions, ...).
+ */
+import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+import { ILoggerRegistry } from '@jupyterlab/logconsole';
+import { IServiceWorkerManager, ServiceWorkerManager } from '@jupyterlite/apputils';
+import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
+import { openedUnchanged, savedWidgets } from './notebooks';
+import { startEarly } from './worker';
+const ID = '@agent-team/site-extension:kernel';
+const SW_ID = '@agent-team/site-extension:service-worker';
+const SETTINGS = '@jupyterlite/pyodide-kernel-extension:kernel';
+const kernel = {
+    id: ID,
+    description: 'The Pyodide kernel, started early, interruptible, answering comm_info_request.',
+    autoStart: true,
+    requires: [IKernelSpecs],
+    optional: [IKernelClient, IServiceWorkerManager, ILoggerRegistry],
+    activate: (app, kernelspecs, client, serviceWorker, loggers) => {
+        const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
+        const config = settings[SETTINGS] || {};
+        if (!config.pyodideUrl) {
+            // No CDN fallback: the site must carry its own Pyodide (site/build.py puts it there).
+            throw new Error(`${SETTINGS}: no pyodideUrl in jupyter-lite.json`);
+        }
+        const baseUrl = PageConfig.getBaseUrl();
+        const pyodideUrl = URLExt.parse(config.pyodideUrl).href;
+        const loadPyodideOptions = { ...(config.loadPyodideOptions || {}) };
+        for (const [key, value] of Object.entries(loadPyodideOptions)) {
+            if (key.endsWith('URL') && typeof value === 'string') {
+                loadPyodideOptions[key] = new URL(value, baseUrl).href;
+            }
+        }
+        // If the notebook page did not start the worker already (site/prewarm.py), now; without
+        // startEarly (bench/variants.py's no-prewarm) the kernel starts it when it is created.
+        if ((settings[ID] || {}).startEarly) {
+            startEarly({ by: 'plugin', pyodideUrl, loadPyodideOptions });
+        }
+        // The kernel's code, fetched now while JupyterLab goes on starting: fetched only when the
+        // session asked for a kernel, it was on a return visit's critical path (3.3 s in, of 4).
+        const kernelModule = import('./kernel');
+        kernelModule.catch(() => { }); // a failure is reported when a kernel is created
+        if (client) {
+            // Interrupt: stop the running cell (kernel.ts), then let JupyterLite cancel the queued ones.
+            const cancelQueued = client.interrupt.bind(client);
+            client.interrupt = async (id) => {
+                (await kernelModule).AgentTeamKernel.interrupt(id);
+                return cancelQueued(id);
+            };
+        }
+        // What the kernel logs (a failed start, Pyodide's warnings) goes to its notebook's log console.
+        const logger = ({ payload, kernelId }) => {
+            var _a;
+            for (const session of app.serviceManager.sessions.running()) {
+                if (((_a = session.kernel) === null || _a === void 0 ? void 0 : _a.id) === kernelId) {
+                    loggers === null || loggers === void 0 ? void 0 : loggers.getLogger(session.path).log(payload);
+                }
+            }
+        };
+        kernelspecs.register({
+            spec: {
+                name: 'python',
+                display_name: 'Python (Pyodide)',
+                language: 'python',
+                argv: [],
+                resources: {},
+            },
+            create: async (options) => {
+                const { AgentTeamKernel } = await kernelModule;
+                return new AgentTeamKernel({
+                    ...options,
+                    pyodideUrl,
+                    pipliteUrls: (config.pipliteUrls || []).map((url) => URLExt.parse(url).href),
+                    disablePyPIFallback: !!config.disablePyPIFallback,
+                    mountDrive: !!((serviceWorker === null || serviceWorker === void 0 ? void 0 : serviceWorker.enabled) || self.crossOriginIsolated),
+                    loadPyodideOptions: loadPyodideOptions,
+                    contentsManager: app.serviceManager.contents,
+                    browsingContextId: serviceWorker === null || serviceWorker === void 0 ? void 0 : serviceWorker.browsingContextId,
+                    logger,
+                });
+            },
+        });
+    },
+};
+/**
+ * JupyterLite's service worker manager, registering the site's service worker
+ * (site/service-worker.js: JupyterLite's own, plus cross-origin isolation). Enabled by
+ * site/isolation.py in place of JupyterLite's plugin, which does the same with its own worker.
+ */
+const serviceWorker = {
+    id: SW_ID,
+    description: "Registers the site's service worker, which isolates the pages.",
+    autoStart: true,
+    provides: IServiceWorkerManager,
+    optional: [IKernelClient],
+    activate: (app, client) => {
+        const settings = JSON.parse(PageConfig.getOption('litePluginSettings') || '{}');
+        const { workerUrl } = settings[SW_ID] || {};
+        if (!workerUrl) {
+            throw new Error(`${SW_ID}: no workerUrl in jupyter-lite.json`);
+        }
+        const manager = new ServiceWorkerManager({
+            contents: app.serviceManager.contents,
+            workerUrl: URLExt.join(PageConfig.getBaseUrl(), workerUrl),
+        });
+        if (client) {
+            manager.registerStdinHandler('kernel', client.handleStdin.bind(client));
+        }
+        return manager;
+    },
+};
+export default [kernel, serviceWorker, savedWidgets, openedUnchanged];

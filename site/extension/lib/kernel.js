@@ -1,0 +1,124 @@
+/**
+ * The course's Python kernel: JupyterLite's Pyodide kernel, with three differences.
+ *
+ * 1. It takes the worker the page started early (src/worker.ts), whose Pyodide is already
+ *    booting, instead of starting one of its own only once the notebook's session exists.
+ * 2. Kernel -> Interrupt stops the running cell. JupyterLite's interrupt only cancels the
+ *    cells still queued (jupyterlite/jupyterlite#459); Pyodide stops running Python when 2
+ *    (SIGINT) is written into the buffer registered with `setInterruptBuffer`, and Python raises
+ *    KeyboardInterrupt in the cell, every variable kept. That buffer must be a
+ *    SharedArrayBuffer, so this works only in a cross-origin isolated page (site/isolation.py).
+ * 3. It answers `comm_info_request`. The widget manager asks that first when a notebook opens
+ *    and restores the widgets saved in the notebook only after the answer; JupyterLite's
+ *    BaseKernel has no case for it, so no answer came and every saved widget said
+ *    "Loading widget..." until its cell was run again.
+ */
+import { KernelMessage } from '@jupyterlab/services';
+import { PyodideKernel } from '@jupyterlite/pyodide-kernel';
+import { takeWorker } from './worker';
+// The worker's `loadPyodide` (src/boot.ts): resolves to the Pyodide it booted early.
+const BOOTED_PYODIDE = new URL('./booted-pyodide.mjs', import.meta.url).href;
+// Set from inside the base class's constructor (initWorker), before this class's own fields
+// exist: so kept beside the kernel, not on it.
+const buffers = new WeakMap();
+// The execution running now, one token per execute_request (none while idle).
+const running = new WeakMap();
+const kernels = new Map();
+const SIGINTS = 4;
+export class AgentTeamKernel extends PyodideKernel {
+    constructor(options) {
+        super(options);
+        this._send = options.sendMessage;
+        kernels.set(this.id, this);
+        // Read by bench/bench.py: when JupyterLab asked for the kernel, and when it was ready.
+        performance.mark('agent-team:kernel-created');
+        this.ready.then(() => performance.mark('agent-team:kernel-ready'), () => { });
+    }
+    /**
+     * Interrupt the kernel `id` if it is one of ours and is running a cell. SIGINT is sent again,
+     * a second apart (at most SIGINTS times), while that same cell still runs: one that reaches
+     * Python before the cell's own code starts (the request still on its way to the worker) can
+     * be spent in the kernel's machinery, and the cell would then go on running.
+     */
+    static interrupt(id) {
+        const kernel = kernels.get(id);
+        const buffer = kernel && buffers.get(kernel);
+        const cell = kernel && running.get(kernel);
+        if (!kernel || !buffer || !cell) {
+            return;
+        }
+        let sent = 0;
+        const send = () => {
+            if (running.get(kernel) === cell && sent++ < SIGINTS) {
+                buffer[0] = 2;
+                setTimeout(send, 1000);
+            }
+        };
+        send();
+    }
+    initWorker(options) {
+        const started = takeWorker({
+            by: 'kernel',
+            pyodideUrl: options.pyodideUrl,
+            loadPyodideOptions: (options.loadPyodideOptions || {}),
+        });
+        buffers.set(this, started.interrupt);
+        return started.worker;
+    }
+    initRemoteOptions(options) {
+        // indexUrl (the packages) still comes from the real pyodideUrl; only loadPyodide is ours.
+        return { ...super.initRemoteOptions(options), pyodideUrl: BOOTED_PYODIDE };
+    }
+    async executeRequest(content) {
+        const buffer = buffers.get(this);
+        if (buffer) {
+            buffer[0] = 0; // an Interrupt pressed as the previous cell ended must not stop this one
+        }
+        const cell = {};
+        running.set(this, cell);
+        try {
+            return await super.executeRequest(content);
+        }
+        finally {
+            if (running.get(this) === cell) {
+                running.delete(this);
+            }
+        }
+    }
+    async handleMessage(msg) {
+        if (msg.header.msg_type !== 'comm_info_request') {
+            return super.handleMessage(msg);
+        }
+        // As the base class answers its other requests: busy, the reply, idle.
+        this._status(msg, 'busy');
+        let content = { status: 'ok', comms: {} };
+        try {
+            content = await this.commInfoRequest(msg.content);
+        }
+        catch (error) {
+            // No widgets listed: the saved ones are still restored, and the kernel still goes idle.
+            console.warn('agent_team: comm_info_request failed', error);
+        }
+        this._send(KernelMessage.createMessage({
+            msgType: 'comm_info_reply',
+            channel: 'shell',
+            session: msg.header.session,
+            parentHeader: msg.header,
+            content,
+        }));
+        this._status(msg, 'idle');
+    }
+    dispose() {
+        kernels.delete(this.id);
+        super.dispose();
+    }
+    _status(parent, state) {
+        this._send(KernelMessage.createMessage({
+            msgType: 'status',
+            channel: 'iopub',
+            session: parent.header.session,
+            parentHeader: parent.header,
+            content: { execution_state: state },
+        }));
+    }
+}
