@@ -11,10 +11,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from exercise_cells import NOTEBOOKS, is_exercise, loop_bodies
-from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
-
 from exercise_cells import EXERCISE_FUNCTIONS, is_exercise, replace_bodies
+from nbconvert.preprocessors import CellExecutionError, ExecutePreprocessor
 
 ROOT = Path(__file__).resolve().parents[2]
 
