@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from agent_team import course
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP = re.compile(r'<!-- recipe (?P<recipe>\w+): (?P<where>.+?) -->\n```python\n(?P<code>.*?)```', re.DOTALL)

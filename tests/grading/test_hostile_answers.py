@@ -3,7 +3,7 @@ failing check with a message, and the reference still passes right after each ho
 
 import pytest
 from grader_helpers import GOOD
-from hostile import (HOSTILE_VALUES, Exploding, ExplodingDict, ExplodingInt, ExplodingKey, ExplodingList,
+from hostile import (Boom, HOSTILE_VALUES, Exploding, ExplodingDict, ExplodingInt, ExplodingKey, ExplodingList,
                      ExplodingStr, boom)
 
 from agent_team.gated import run_outcomes as reference_outcomes

@@ -10,7 +10,6 @@ Measured (the last test keeps it true): 1.1: 84 mutants, 59 rejected, 25 equival
 equivalent survivors; 4.2: 27 mutants, 23 rejected, 4 equivalent survivors.
 """
 
-from pathlib import Path
 
 import pytest
 
@@ -22,10 +21,6 @@ from agent_team.grading import check_fault_eval, check_hardening, check_nits_rev
 from agent_team.oracle import CASES
 from agent_team.repo import SRC_PATH
 
-from agent_team import faults, policies
-from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
-from agent_team.oracle import CASES
-from agent_team.repo import SRC_PATH
 
 
 def as_function(source, name):
