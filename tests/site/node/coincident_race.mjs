@@ -3,7 +3,7 @@
 // buffer's first Int32 non-zero long before the last character lands. Prints one JSON line:
 // what each call returned (or the error it raised).
 import coincident from "coincident";
-import { CHANNEL } from "../../node_modules/coincident/esm/channel.js";
+import { CHANNEL } from "../../../node_modules/coincident/esm/channel.js";
 
 const listeners = [];
 const worker = { addEventListener: (type, fn) => listeners.push(fn) };

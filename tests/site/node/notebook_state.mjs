@@ -7,7 +7,7 @@
 // Prints one JSON line: per case {result} ({same: true} where `written` itself came back) or {error}.
 import { buildSync } from "esbuild";
 
-const src = new URL("../../website/extension/src/", import.meta.url).pathname;
+const src = new URL("../../../website/extension/src/", import.meta.url).pathname;
 const built = buildSync({
   stdin: { contents: "export * from './widget-state'; export * from './unchanged';", resolveDir: src, loader: "ts" },
   bundle: true, format: "esm", write: false, logLevel: "error",
