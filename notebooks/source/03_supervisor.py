@@ -151,7 +151,7 @@ one_round.reveal([short.status, short_states[-2]],
 import inspect
 
 source = inspect.getsource(supervise)
-print(source[source.index("    run.log(type="):].rstrip())  # skip the signature and docstring
+print(source[source.index('    run.log("start"'):].rstrip())  # skip the signature and docstring
 
 # %% [markdown]
 # Let us watch the healthy team (the fakes from part 2) go through it.

@@ -15,6 +15,7 @@ from .policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, output
 from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
 from .roles import roles_at
 from .supervisor import supervise
+from .trace import oracle_reports, turns
 
 
 def fizz_only_coder(goal, view):
@@ -187,15 +188,14 @@ def layers_seen(run):
     """
     planners = roles_at("plan")
     seen = set()
-    for e in run.trace:
-        if e.get("type") == "turn":
-            if e.get("refused_by") == "allowlist":
-                seen.add("allowlist")
-            if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
-                    or (e.get("role") in planners and e.get("round", 0) > 0)):
-                seen.add("supervisor")
-        elif e.get("type") == "tests" and not e["tests"]["ok"]:
-            seen.add("oracle")
+    for e in turns(run.trace):
+        if e.get("refused_by") == "allowlist":
+            seen.add("allowlist")
+        if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
+                or (e.get("role") in planners and e.get("round", 0) > 0)):
+            seen.add("supervisor")
+    if not all(report.get("ok") for report in oracle_reports(run.trace)):
+        seen.add("oracle")
     if run.status == "budget":
         seen.add("budget")
     return seen

@@ -45,6 +45,7 @@ from ..oracle import run_tests
 from ..repo import repo_problem
 from ..roles import ROLES
 from ..supervisor import supervise
+from ..trace import kind_of
 from .core import Report, grading_run
 from .shapes import kind
 
@@ -74,7 +75,7 @@ def actions(trace):
     """What happened in a run, event by event: the part of a trace a fault can change."""
     out = []
     for e in trace:
-        if e.get("type") == "tamper" and not e.get("changes") and not e.get("error"):
+        if kind_of(e) == "tamper" and not e.get("changes") and not e.get("error"):
             continue  # a tamper hook that changed nothing did nothing
         row = tuple(e.get(key) for key in _EVENT_KEYS)
         patches = tuple((p.get("path"), p.get("content")) for p in e.get("patches", ()))

@@ -36,6 +36,7 @@ from ..faults import EXEC_SOURCE, coder_writing
 from ..policies import FULL_SOURCE
 from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
 from ..supervisor import supervise
+from ..trace import turns
 from .core import Report, call_learner, grading_run
 from .shapes import kind
 
@@ -145,8 +146,7 @@ def _in_supervisor(report, rule):
         return
     faulty = supervise(max_rounds=2, coder=coder_writing(EXEC_SOURCE, "import os"), rules=[rule],
                        seconds=0.5)
-    coder_turns = [e for e in faulty.trace if e["type"] == "turn" and e["role"] == "coder"]
-    if any(e["applied"] for e in coder_turns):
+    if any(e["applied"] for e in turns(faulty.trace, "coder")):
         report.fail("in the supervisor", "With your rule on, the coder's __import__ patch still landed.")
 
 
