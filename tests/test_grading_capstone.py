@@ -2,7 +2,7 @@
 
 from agent_team.faults import fizz_only_coder
 from agent_team.gated import run_outcomes
-from agent_team.grading import check_my_fault, check_run_outcomes
+from agent_team.grading import grade_my_fault, grade_run_outcomes
 from agent_team.policies import output
 from agent_team.repo import SRC_PATH
 
@@ -25,35 +25,35 @@ def failed(report):
 
 
 def test_a_good_fault_passes_every_check():
-    report = check_my_fault(GOOD)
+    report = grade_my_fault(GOOD)
     assert report.passed, str(report)
     assert len(report.checks) == 8
 
 
 def test_each_mistake_fails_its_own_check():
-    assert failed(check_my_fault({**GOOD, "expect": "pass"})) == {"expected status"}
-    assert failed(check_my_fault({**GOOD, "evidence": lambda run: "found"})) == {"evidence is specific"}
-    assert failed(check_my_fault({**GOOD, "evidence": lambda run: None})) == {"evidence found"}
-    assert "new" in failed(check_my_fault({**GOOD, "kwargs": {"coder": fizz_only_coder}}))
-    assert "a real fault" in failed(check_my_fault({**GOOD, "kwargs": {"max_rounds": 4}}))
+    assert failed(grade_my_fault({**GOOD, "expect": "pass"})) == {"expected status"}
+    assert failed(grade_my_fault({**GOOD, "evidence": lambda run: "found"})) == {"evidence is specific"}
+    assert failed(grade_my_fault({**GOOD, "evidence": lambda run: None})) == {"evidence found"}
+    assert "new" in failed(grade_my_fault({**GOOD, "kwargs": {"coder": fizz_only_coder}}))
+    assert "a real fault" in failed(grade_my_fault({**GOOD, "kwargs": {"max_rounds": 4}}))
     counter = iter(range(10**6))
 
     def drifting_coder(goal, view):
         return output("coder", "again", [{"path": SRC_PATH, "content": f"# {next(counter)}\n"}], "x")
 
-    assert "replayable" in failed(check_my_fault({**GOOD, "kwargs": {"coder": drifting_coder, "max_rounds": 2}}))
+    assert "replayable" in failed(grade_my_fault({**GOOD, "kwargs": {"coder": drifting_coder, "max_rounds": 2}}))
 
 
 def test_bad_shapes_and_the_stub_are_reported_not_raised():
-    assert check_my_fault(None).status == "not implemented"
-    assert failed(check_my_fault({"name": "x"})) == {"shape"}
-    assert failed(check_my_fault({**GOOD, "kwargs": {"coders": empty_coder}})) == {"shape"}
-    assert failed(check_my_fault({**GOOD, "kwargs": {"max_rounds": -1}})) == {"runs"}
-    assert "raised ZeroDivisionError" in str(check_my_fault({**GOOD, "evidence": lambda run: 1 / 0}))
+    assert grade_my_fault(None).outcome == "not implemented"
+    assert failed(grade_my_fault({"name": "x"})) == {"shape"}
+    assert failed(grade_my_fault({**GOOD, "kwargs": {"coders": empty_coder}})) == {"shape"}
+    assert failed(grade_my_fault({**GOOD, "kwargs": {"max_rounds": -1}})) == {"runs"}
+    assert "raised ZeroDivisionError" in str(grade_my_fault({**GOOD, "evidence": lambda run: 1 / 0}))
 
 
 def test_run_outcomes_reference_passes_and_mutants_fail_their_step():
-    assert check_run_outcomes(run_outcomes).passed
+    assert grade_run_outcomes(run_outcomes).passed
 
     def plan_always_ok(run):
         return [{**run_outcomes(run)[0], "status": "success"}, *run_outcomes(run)[1:]]
@@ -61,17 +61,17 @@ def test_run_outcomes_reference_passes_and_mutants_fail_their_step():
     def no_skips(run):
         return [{**o, "status": "failed" if o["status"] == "skipped" else o["status"]} for o in run_outcomes(run)]
 
-    assert failed(check_run_outcomes(plan_always_ok)) == {"plan step", "gated status"}
-    assert failed(check_run_outcomes(no_skips)) == {"code step", "tests step", "review step"}
-    assert failed(check_run_outcomes(lambda run: run_outcomes(run)[::-1])) == {"shape"}
+    assert failed(grade_run_outcomes(plan_always_ok)) == {"plan step", "gated status"}
+    assert failed(grade_run_outcomes(no_skips)) == {"code step", "tests step", "review step"}
+    assert failed(grade_run_outcomes(lambda run: run_outcomes(run)[::-1])) == {"shape"}
 
 
 def test_run_outcomes_stub_and_crash():
     def stub(run):
         raise NotImplementedError
 
-    assert check_run_outcomes(stub).status == "not implemented"
-    crashed = check_run_outcomes(lambda run: run["missing"])
+    assert grade_run_outcomes(stub).outcome == "not implemented"
+    crashed = grade_run_outcomes(lambda run: run["missing"])
     assert not crashed.passed and "raised" in str(crashed)
 
 
@@ -80,6 +80,6 @@ def test_an_evidence_function_that_hangs_passes_neither_evidence_check():
         while True:
             pass
 
-    report = check_my_fault({**GOOD, "evidence": hangs})
+    report = grade_my_fault({**GOOD, "evidence": hangs})
     assert report.check("evidence found").passed is False and "did not return" in report.check("evidence found").detail
     assert report.check("evidence is specific").passed is None  # never tried: the run stopped at the hang

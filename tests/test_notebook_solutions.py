@@ -16,7 +16,7 @@ import pytest
 
 from agent_team import gated, protocol
 from agent_team.faults import FAULTS, run_fault
-from agent_team.grading import check_my_fault, check_run_outcomes, check_run_team
+from agent_team.grading import grade_my_fault, grade_run_outcomes, grade_run_team
 from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.supervisor import supervise
 
@@ -62,7 +62,7 @@ def test_the_run_tests_grader_compares_with_the_worked_solution():
 def test_the_run_team_solution_is_the_packages_reference():
     cell = next(c for c in exercise_cells("03") if "def run_team(" in c)
     assert body(cell) == body(inspect.getsource(protocol.run_team))
-    accepted(check_run_team(defined("03", "run_team", {})))
+    accepted(grade_run_team(defined("03", "run_team", {})))
 
 
 def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
@@ -72,7 +72,7 @@ def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
     for run in runs:
         want = [{k: o[k] for k in ("step", "status", "risk")} for o in gated.run_outcomes(run)]
         assert mine(run) == want, run.stop_reason
-    accepted(check_run_outcomes(mine))
+    accepted(grade_run_outcomes(mine))
 
 
 def test_the_fault_of_ones_own_passes_its_grader():
@@ -81,4 +81,4 @@ def test_the_fault_of_ones_own_passes_its_grader():
     fault = defined("06", "MY_FAULT", {"FULL_SOURCE": FULL_SOURCE, "fake_reviewer": fake_reviewer,
                                        "SRC_PATH": SRC_PATH})
     assert fault["name"] not in FAULTS
-    accepted(check_my_fault(fault))
+    accepted(grade_my_fault(fault))

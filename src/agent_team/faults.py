@@ -14,7 +14,7 @@ from .oracle import run_tests
 from .policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, output
 from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
 from .roles import roles_at
-from .supervisor import supervise
+from .supervisor import RUN_STATUSES, supervise
 from .trace import oracle_reports, turns
 
 
@@ -129,8 +129,8 @@ class Fault:
     def __post_init__(self):
         if self.layer not in LAYERS:
             raise ValueError(f"fault {self.name!r}: layer is {self.layer!r}; write one of {', '.join(LAYERS)}")
-        if self.expect not in ("pass", "budget"):
-            raise ValueError(f"fault {self.name!r}: expect is {self.expect!r}; write 'pass' or 'budget'")
+        if self.expect not in RUN_STATUSES:
+            raise ValueError(f"fault {self.name!r}: expect is {self.expect!r}; write one of {', '.join(RUN_STATUSES)}")
 
 
 FAULTS = {f.name: f for f in (

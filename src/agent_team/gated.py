@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from .contracts import ReviewReport
 from .gate import review_run
 from .repo import PLAN_PATH
+from .supervisor import RUN_STATUSES
 from .trace import oracle_reports, turns
 
 __all__ = ["STEPS", "GATED_STATUSES", "GatedRun", "run_outcomes", "gated"]
 
 STEPS = (("plan", "write"), ("code", "write"), ("tests", "execute"), ("review", "write"))
-GATED_STATUSES = ("pass", "budget", "blocked")
+GATED_STATUSES = (*RUN_STATUSES, "blocked")  # the gate adds one ending of its own
 _RISK = dict(STEPS)
 
 

@@ -37,7 +37,10 @@ from .roles import ROLES, role, roles_at
 from .turn import FAILURES, RunState, changes
 from .views import last_tests
 
-__all__ = ["RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
+__all__ = ["RUN_STATUSES", "RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
+
+# How a supervised run ends (RunResult.status): the oracle passed, or the budget of coder turns ran out.
+RUN_STATUSES = ("pass", "budget")
 
 SETTINGS = ("max_rounds", "repo", "rules", "require_plan", "tamper", "seconds")
 
@@ -50,7 +53,7 @@ PLANNERS, CODERS, REVIEWERS = roles_at("plan"), roles_at("code"), roles_at("revi
 class RunResult:
     """How a supervised run ended. Fields also read as ``result["status"]``."""
 
-    status: str          # "pass" or "budget"
+    status: str          # one of RUN_STATUSES
     rounds: int          # coder turns taken
     repo: dict
     trace: list = field(repr=False)
@@ -106,7 +109,7 @@ def _team(chosen):
             if name in team or not role(name).optional}
 
 
-class _Run(RunState):
+class _SupervisedRun(RunState):
     """A run under the state machine: who of the team speaks when."""
 
     def playing(self, names):
@@ -148,7 +151,7 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
                         "write rules=[my_rule], not rules=my_rule")
     rules = tuple(rules)
     _check_args(max_rounds, team, rules, tamper, repo, seconds)
-    run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
+    run = _SupervisedRun(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
     run.log("start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.turns(PLANNERS, 0, then=role(CODERS[0]).state)

@@ -30,7 +30,7 @@ FIELDS = {
     "changes": "every path whose text changed: [{path, before, after}]",
     "seconds": "the time limit the role ran out of (failure 'timeout')",
     "attempts": "the model slot's record of each model call",
-    "refused_by": "what refused the patches (failure 'refused'): a patch check of repo.py, or 'hardening'",
+    "refused_by": "what refused the patches (failure 'refused'): one of repo.PATCH_CHECKS, or 'hardening'",
     "rule": "the name of the hardening rule that refused them (refused_by 'hardening')",
     "verdict": "the reviewer's {verdict, notes} left this turn, or None",
     "override": "True: the reviewer's request_changes was overridden because the tests are green",

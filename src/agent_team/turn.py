@@ -23,8 +23,8 @@ __all__ = ["FAILURES", "RunState", "changes"]
 # Why a turn did not land, as the trace's ``failure`` field records it (None when it landed):
 # the policy ran out of time (``seconds`` then holds its limit), raised, returned something
 # that is not an output, or its patches were refused. ``refused_by`` then says by what: one of
-# the repo's RULES ("shape", "path", "allowlist", "size") or "hardening", a hardening rule whose
-# name is in ``rule``. trace.FIELDS says what every field means. Read these fields, not the ``error`` text, which is for people.
+# the repo's PATCH_CHECKS ("shape", "path", "allowlist", "size") or "hardening", a hardening
+# rule whose name is in ``rule``. trace.FIELDS says what every field means. Read these fields, not the ``error`` text, which is for people.
 FAILURES = ("timeout", "error", "bad output", "refused")
 
 
@@ -89,7 +89,7 @@ class RunState:
         try:
             writes = check_turn(name, out["patches"])
         except PatchRejected as err:
-            fields.update(failure="refused", refused_by=err.rule, error=str(err))
+            fields.update(failure="refused", refused_by=err.check, error=str(err))
             return fields
         rule, error = self._refusal(name, out["patches"])
         if error:

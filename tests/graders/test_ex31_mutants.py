@@ -8,7 +8,7 @@ the text. The test checks the *first* failing line of the report: the rule, in i
 import pytest
 from grader_helpers import first_failure
 
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 from agent_team.grading import run_team as run_team_grader
 
 
@@ -510,7 +510,7 @@ WRONG = [
 
 @pytest.mark.parametrize("fn, check, words", WRONG, ids=[w[1] + ": " + w[2] for w in WRONG])
 def test_each_wrong_run_team_fails_first_the_rule_it_breaks(fn, check, words):
-    report = check_run_team(fn)
+    report = grade_run_team(fn)
     first = first_failing(report)
     assert not report.passed and first is not None, str(report)
     assert first.name == check, str(report)
@@ -527,5 +527,5 @@ def test_the_wrong_ones_are_all_different_functions_and_the_grader_says_how_many
 def test_no_advice_that_moves_away_from_the_protocol():
     """A tester run on unapproved code is told to skip the test, never to pass 'test: ' feedback."""
     for fn in (accepts_lgtm, approve_anywhere, every_code_tested):
-        detail = first_failing(check_run_team(fn)).detail
+        detail = first_failing(grade_run_team(fn)).detail
         assert "test:" not in detail and "ends without a test" in detail

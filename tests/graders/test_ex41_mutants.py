@@ -9,7 +9,7 @@ from grader_helpers import assert_accepted, assert_rejected_by
 
 from agent_team.faults import FAULTS, fizz_only_coder, garbage_reviewer, greedy_planner, stubborn_reviewer, wipe_plan
 from agent_team.faults import test_editing_coder as edits_tests_coder
-from agent_team.grading import check_fault_eval
+from agent_team.grading import grade_fault_eval
 from agent_team.policies import FULL_SOURCE, fake_coder, fake_planner, fake_reviewer, output
 from agent_team.repo import SRC_PATH, initial_repo
 
@@ -156,17 +156,17 @@ CORRECT = {
 @pytest.mark.parametrize("name", list(MUTANTS))
 def test_every_wrong_eval_is_rejected_by_the_rule_it_breaks(name):
     rows, check = MUTANTS[name]
-    assert_rejected_by(check_fault_eval(rows), check)
+    assert_rejected_by(grade_fault_eval(rows), check)
 
 
 @pytest.mark.parametrize("name", list(CORRECT))
 def test_every_correct_eval_is_accepted(name):
-    assert_accepted(check_fault_eval(CORRECT[name]))
+    assert_accepted(grade_fault_eval(CORRECT[name]))
 
 
 def test_a_looping_policy_costs_at_most_the_eval_budget():
     start = time.perf_counter()
-    report = check_fault_eval(GOOD + [("loops", {"coder": looping_coder, "max_rounds": 12}, "budget")])
+    report = grade_fault_eval(GOOD + [("loops", {"coder": looping_coder, "max_rounds": 12}, "budget")])
     assert time.perf_counter() - start < 15  # the grader's own cap is 4 s; generous for a busy machine
     assert "seconds" in report.check("row limits").detail
 

@@ -151,11 +151,9 @@ def _in_supervisor(report, rule):
 
 
 @grading_run
-def check_hardening(rule):
+def grade_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
-    report = Report("Exercise 4.2: a hardening rule", exercise="4.2",
-                    hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
-                         "in patch['content'] (a plain `in` test); return None for everything else.").declare_all(REQUIREMENTS)
+    report = Report(exercise="4.2").declare_all(REQUIREMENTS)
     if not callable(rule):
         report.fail("refuses exec", f"no_exec is {safe_repr(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
@@ -163,7 +161,7 @@ def check_hardening(rule):
         check = _rule_for(role, content)
         call = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
         if call.not_implemented:
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:
             report.fail(check, f"For a {role} patch to {path!r}: {call.problem}")

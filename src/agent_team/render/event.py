@@ -1,6 +1,6 @@
 """One trace event -- a turn, a test run, a fault, the start or the stop -- as HTML, text and one line.
 
-What an event shows is decided once, in :func:`sections`: a list of :class:`Part` s, each a
+What an event shows is decided once, in :func:`sections`: a list of :class:`Section` s, each a
 shape (a line, an alert, a badge, the view, the diff...) with its words and, if it belongs in
 the one-line summary, its short phrase. :func:`event_html`, :func:`event_text` and
 :func:`event_summary` only draw those parts, so the three cannot disagree about what happened.
@@ -17,7 +17,7 @@ from .tests_table import tests_counts, tests_html, tests_text
 from .trace import field
 from .view import value_line, view_html
 
-__all__ = ["Part", "sections", "event_html", "event_text", "event_summary", "event_title", "patch_status"]
+__all__ = ["Section", "sections", "event_html", "event_text", "event_summary", "event_title", "patch_status"]
 
 # The trace's fields the parts below show (the others of trace.FIELDS are structured twins of
 # ``error``, which says them in words: failure, refused_by, rule, seconds; attempts is listed).
@@ -28,7 +28,7 @@ OVERRIDE_NOTE = ("the tests are green, so request_changes is overridden and the 
                  "that asks for changes forever would burn the budget")
 
 
-class Part(NamedTuple):
+class Section(NamedTuple):
     """One piece of what an event shows: ``shape`` says how to draw ``value``."""
 
     shape: str        # heading, line, alert, badge, note, view, patches, changes, tests, extra, raw, decision
@@ -49,54 +49,54 @@ def _turn(event):
     applied, error = patch_status(event)
     patches = field(event, "patches") or []
     paths = ", ".join(plain(field(p, "path")) for p in patches) or "no patches"
-    parts = [Part("heading", f"What the {role} was shown (its view)"), Part("view", value=field(event, "view")),
-             Part("heading", f"What the {role} did")]
+    parts = [Section("heading", f"What the {role} was shown (its view)"), Section("view", value=field(event, "view")),
+             Section("heading", f"What the {role} did")]
     if field(event, "thought"):
-        parts.append(Part("line", "Thought", field(event, "thought"), tone="i"))
+        parts.append(Section("line", "Thought", field(event, "thought"), tone="i"))
     if field(event, "message"):
-        parts.append(Part("line", "Message", field(event, "message")))
+        parts.append(Section("line", "Message", field(event, "message")))
     if patches or applied:
-        parts.append(Part("patches", value=patches, tone="ok" if applied else "bad"))
+        parts.append(Section("patches", value=patches, tone="ok" if applied else "bad"))
     if error and not applied:  # refused when it proposed patches; skipped when it never got that far
         word = "refused" if patches else "skipped"
-        parts.append(Part("alert", "Refused" if patches else "Turn skipped", error,
+        parts.append(Section("alert", "Refused" if patches else "Turn skipped", error,
                           short=f"{word} ({plain(error, 70)})"))
     wrote = applied and field(event, "changes")
-    parts += [Part("heading", "What changed in the repo"),
-              Part("changes", value=field(event, "changes"),
+    parts += [Section("heading", "What changed in the repo"),
+              Section("changes", value=field(event, "changes"),
                    short=f"wrote {paths}" if wrote else ("" if error and not applied else "no change"))]
     verdict = field(event, "verdict")
     if isinstance(verdict, dict):
         word = plain(field(verdict, "verdict"))
-        parts.append(Part("badge", "Verdict", word, "ok" if word == "approve" else "warn",
+        parts.append(Section("badge", "Verdict", word, "ok" if word == "approve" else "warn",
                           field(verdict, "notes") or "", short=f"verdict {word}"))
     elif field(event, "role") == "reviewer" or "verdict" in event:
-        parts.append(Part("badge", "Verdict", "none", "muted", "no verdict was recorded"))
+        parts.append(Section("badge", "Verdict", "none", "muted", "no verdict was recorded"))
     if field(event, "override"):
-        parts.append(Part("badge", "", "overridden", "info", OVERRIDE_NOTE, short="request_changes overridden"))
+        parts.append(Section("badge", "", "overridden", "info", OVERRIDE_NOTE, short="request_changes overridden"))
     if field(event, "escalated"):
-        parts.append(Part("badge", "", "escalated", "warn", "the reviewer asked for a person to step in",
+        parts.append(Section("badge", "", "escalated", "warn", "the reviewer asked for a person to step in",
                           short="escalated"))
     if applied and error:
-        parts.append(Part("alert", "Problem", error, short=f"problem: {plain(error, 60)}"))
+        parts.append(Section("alert", "Problem", error, short=f"problem: {plain(error, 60)}"))
     return parts
 
 
 def _tests(event):
     report = field(event, "tests") or {}
     passed, failed = tests_counts(report)
-    return [Part("heading", "The oracle's report"),
-            Part("tests", value=field(event, "tests"),
+    return [Section("heading", "The oracle's report"),
+            Section("tests", value=field(event, "tests"),
                  short=f"{'green' if field(report, 'ok') else 'red'}, {passed} passed, {failed} failed")]
 
 
 def _tamper(event):
     changed = ", ".join(f"changed {plain(field(c, 'path'))}" for c in field(event, "changes") or [])
-    parts = [Part("note", value="A fault injected from outside the roles (failure injection).")]
+    parts = [Section("note", value="A fault injected from outside the roles (failure injection).")]
     if field(event, "error"):
-        parts.append(Part("alert", value=field(event, "error")))
-    return parts + [Part("heading", "What changed in the repo"),
-                    Part("changes", value=field(event, "changes"), short=changed or "nothing changed")]
+        parts.append(Section("alert", value=field(event, "error")))
+    return parts + [Section("heading", "What changed in the repo"),
+                    Section("changes", value=field(event, "changes"), short=changed or "nothing changed")]
 
 
 def _decision(event):
@@ -111,12 +111,12 @@ def _decision(event):
 def sections(event):
     """What one event shows, as parts in order; every rendering draws exactly these."""
     if not isinstance(event, dict):
-        return [Part("raw", value=f"Not a trace event: {plain(event, 200)}")]
+        return [Section("raw", value=f"Not a trace event: {plain(event, 200)}")]
     kind = field(event, "type")
     if kind == "start":
         rounds = plain(field(event, "max_rounds"))
-        parts = [Part("line", "Goal", field(event, "goal") or ""),
-                 Part("line", "Budget", f"{rounds} coder turns (max_rounds)", short=f"max_rounds={rounds}")]
+        parts = [Section("line", "Goal", field(event, "goal") or ""),
+                 Section("line", "Budget", f"{rounds} coder turns (max_rounds)", short=f"max_rounds={rounds}")]
     elif kind == "turn":
         parts = _turn(event)
     elif kind == "tests":
@@ -125,15 +125,15 @@ def sections(event):
         parts = _tamper(event)
     elif kind == "stop":
         status = plain(field(event, "status"))
-        parts = [Part("badge", "Status", status, "ok" if status == "pass" else "bad",
+        parts = [Section("badge", "Status", status, "ok" if status == "pass" else "bad",
                       field(event, "stop_reason") or "", short=f"{status} — {plain(field(event, 'stop_reason'))}")]
     else:
-        parts = [Part("raw", value=plain(event, 5000), short=plain(kind))]
+        parts = [Section("raw", value=plain(event, 5000), short=plain(kind))]
     extra = {k: v for k, v in event.items() if k not in SHOWN}
     if extra:  # fields added later (model attempts, handoffs...): shown, never hidden
-        parts.append(Part("extra", f"More recorded fields: {', '.join(map(plain, extra))}", extra))
+        parts.append(Section("extra", f"More recorded fields: {', '.join(map(plain, extra))}", extra))
     if _decision(event):
-        parts.append(Part("decision", "The supervisor", _decision(event)))
+        parts.append(Section("decision", "The supervisor", _decision(event)))
     return parts
 
 
