@@ -24,7 +24,8 @@ __all__ = ["FAILURES", "RunState", "changes"]
 # the policy ran out of time (``seconds`` then holds its limit), raised, returned something
 # that is not an output, or its patches were refused. ``refused_by`` then says by what: one of
 # the repo's PATCH_CHECKS ("shape", "path", "allowlist", "size") or "hardening", a hardening
-# rule whose name is in ``rule``. trace.FIELDS says what every field means. Read these fields, not the ``error`` text, which is for people.
+# rule whose name is in ``rule`` (trace.FIELDS says what every field means). Read these
+# fields, not the ``error`` text, which is for people.
 FAILURES = ("timeout", "error", "bad output", "refused")
 
 

@@ -173,7 +173,8 @@ def _html(part):
             content = field(patch, "content")
             size = f"{len(content):,} characters" if isinstance(content, str) else ""
             mark = badge("applied", "ok") if part.tone == "ok" else badge("refused", "bad")
-            items.append(tag("li", mark, " ", tag("code", plain(field(patch, "path"))), f" — a full-file write, {size}",
+            items.append(tag("li", mark, " ", tag("code", plain(field(patch, "path"))),
+                             f" — a full-file write, {size}",
                              details("what it proposed to write", pre(plain(content, 20000)))))
         return tag("ul", *items) if items else tag("p", "It proposed no patches.", class_="at-muted-text")
     if shape == "changes":
@@ -194,8 +195,9 @@ def _text(part):
     if shape in ("line", "alert"):
         return f"{label.lower()}: {plain(value, 300)}" if label else plain(value)
     if shape == "badge":
-        head = f"{label.lower()}: {value}" if label else value
-        return head + (f" ({plain(part.note)})" if label and part.note else f": {plain(part.note)}" if part.note else "")
+        if not part.note:
+            return f"{label.lower()}: {value}" if label else value
+        return f"{label.lower()}: {value} ({plain(part.note)})" if label else f"{value}: {plain(part.note)}"
     if shape == "note":
         return plain(value)
     if shape == "view":
