@@ -390,8 +390,10 @@ print("stub: 1 of 4; correct source: 4 of 4")
 # The cycle in a real run: the oracle's answer before any code, then after each coder turn.
 
 # %%
+from agent_team.trace import oracle_reports  # the trace's readers pick out events of one kind
+
 cycle = supervise(max_rounds=4)
-colours = ["green" if e["tests"]["ok"] else "red" for e in cycle.trace if e["type"] == "tests"]
+colours = ["green" if report["ok"] else "red" for report in oracle_reports(cycle.trace)]
 before = "green" if run_tests(initial_repo())["ok"] else "red"
 print(f"before any code:       {before}")
 print(f"after each coder turn: {' -> '.join(colours)} | then the run stops: {cycle.status}")
@@ -420,7 +422,7 @@ for line in verdict["errors"]:
 # the oracle itself never crashes.
 
 # %%
-from agent_team.oracle import check_source
+from agent_team.oracle import source_problems
 
 refused = {  # step 1, reading: each source is refused before a single line of it runs
     "an import": "import os\ndef fizzbuzz(n):\n    return os.getcwd()\n",
@@ -428,8 +430,8 @@ refused = {  # step 1, reading: each source is refused before a single line of i
     "eval": "def fizzbuzz(n):\n    return eval('str(n)')\n",
 }
 for what, source in refused.items():
-    print(f"{what}: {check_source(source)[0][:70]}...")
-    assert check_source(source)
+    print(f"{what}: {source_problems(source)[0][:70]}...")
+    assert source_problems(source)
 
 # %% [markdown]
 # Step 2 in action: a `fizzbuzz` that never returns. The step budget stops it, the case counts as
@@ -607,9 +609,9 @@ if tried is not None:
 # It reports every check of the table above; the first failing one is the one to fix.
 
 # %%
-from agent_team.grading import check_run_tests
+from agent_team.grading import grade_run_tests
 
-report = check_run_tests(run_tests)
+report = grade_run_tests(run_tests)
 report
 
 # %%

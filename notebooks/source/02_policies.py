@@ -317,15 +317,16 @@ def brief(value, width=58):
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-for event in run.trace:
-    if event["type"] == "turn":
-        print(f"round {event['round']}  {event['role']} sees:")
-        for field, value in event["view"].items():
-            print(f"    {field:13} {brief(value)}")
+from agent_team.trace import last, turns  # the trace's readers: every turn, or one role's
+
+for event in turns(run.trace):
+    print(f"round {event['round']}  {event['role']} sees:")
+    for field, value in event["view"].items():
+        print(f"    {field:13} {brief(value)}")
 
 # %%
 # What the run showed: the round the tests first passed, and the reviewer's last verdict.
-last_review = [e for e in run.trace if e["type"] == "turn" and e["role"] == "reviewer"][-1]
+last_review = last(run.trace, "turn", "reviewer")
 round_guess.reveal(
     [str(run.rounds) if run.status == "pass" else "never: the budget runs out", last_review["verdict"]["verdict"]],
     f"{run.stop_reason}. The fake coder's first cut handles Fizz only, the oracle says 2 of 4, the reviewer "
@@ -345,13 +346,12 @@ round_guess.reveal(
 #   below proves it for this run.
 
 # %%
-turns = [e for e in run.trace if e["type"] == "turn"]
-coder_thoughts = [e["thought"] for e in turns if e["role"] == "coder"]
-for e in turns:
+coder_thoughts = [e["thought"] for e in turns(run.trace, "coder")]
+for e in turns(run.trace):
     assert set(e["view"]) == set(VIEW_FIELDS[e["role"]])
     assert not any(t in json.dumps(e["view"]) for t in coder_thoughts), (e["role"], e["round"])
 assert "source" not in VIEW_FIELDS["planner"]
-print(f"{len(turns)} turns checked: each view has exactly its fields; no coder thought in any view")
+print(f"{len(turns(run.trace))} turns checked: each view has exactly its fields; no coder thought in any view")
 
 # %% [markdown]
 # ### Why keep views narrow?
@@ -467,9 +467,9 @@ def nits_reviewer(goal, view):
     # END SOLUTION
 
 # %%
-from agent_team.grading import check_nits_reviewer
+from agent_team.grading import grade_nits_reviewer
 
-report = check_nits_reviewer(nits_reviewer)
+report = grade_nits_reviewer(nits_reviewer)
 report
 
 # %%

@@ -151,7 +151,7 @@ one_round.reveal([short.status, short_states[-2]],
 import inspect
 
 source = inspect.getsource(supervise)
-print(source[source.index("    run.log(type="):].rstrip())  # skip the signature and docstring
+print(source[source.index('    run.log("start"'):].rstrip())  # skip the signature and docstring
 
 # %% [markdown]
 # Let us watch the healthy team (the fakes from part 2) go through it.
@@ -187,11 +187,16 @@ print(f"{len(pairs)} transitions, every one allowed by the rules")
 #
 # The supervisor appends one event per thing that happens. Every event has a `type`, the `round`
 # it belongs to and the `state` the machine was in; most also carry a `decision`: what the
-# supervisor does next, in words. The other fields depend on the type:
+# supervisor does next, in words. The other fields depend on the type. One module,
+# `agent_team.trace`, defines them all (`FIELDS` says what each field means, `KINDS` which kind has
+# which), and its readers find events: `of_kind(trace, "tests")`, `turns(trace, "coder")`,
+# `last(trace, "stop")`, `oracle_reports(trace)`.
 
 # %%
+from agent_team.trace import of_kind
+
 for kind in ("start", "turn", "tests", "stop"):
-    event = next(e for e in result.trace if e["type"] == kind)
+    event = of_kind(result.trace, kind)[0]
     print(f"{kind:>5}: {', '.join(event)}")
 
 # %% [markdown]
@@ -327,6 +332,8 @@ def self_testing_coder(goal, view):
     return {**fizz_only_coder(goal, view), "message": f"I ran the tests myself: {private['passed']} of 4"}
 
 
+from agent_team.trace import oracle_reports
+
 run = supervise(max_rounds=2, coder=self_testing_coder)
 for e in run.trace:
     if e["type"] == "turn" and e["role"] == "coder":
@@ -335,7 +342,7 @@ for e in run.trace:
         print(f"round {e['round']}  the supervisor's oracle: {e['tests']['passed']} of 4")
 states = [e["state"] for e in run.trace]
 assert all(states[i - 1] == "CODE" for i, state in enumerate(states) if state == "TEST")
-assert run.status == "budget" and all(e["tests"]["passed"] == 2 for e in run.trace if e["type"] == "tests")
+assert run.status == "budget" and all(report["passed"] == 2 for report in oracle_reports(run.trace))
 
 # %% [markdown]
 # The code under test cannot reach the oracle either: inside the sandbox there is no `run_tests`
@@ -351,15 +358,14 @@ print(run_tests({**initial_repo(), "src/fizzbuzz.py": "def fizzbuzz(n):\n    ret
 # reviewer's turn after each test run do not count against it. Count the turns in four runs:
 
 # %%
-def turns(run, role):
-    return sum(1 for e in run.trace if e["type"] == "turn" and e["role"] == role)
-
+from agent_team.trace import turns
 
 for budget in (0, 1, 2, 4):
     run = supervise(max_rounds=budget)
-    print(f"max_rounds={budget}: status {run.status!r:9} coder turns {turns(run, 'coder')}, "
-          f"planner turns {turns(run, 'planner')}, reviewer turns {turns(run, 'reviewer')}")
-    assert turns(run, "coder") <= budget
+    count = {role: len(turns(run.trace, role)) for role in ("coder", "planner", "reviewer")}
+    print(f"max_rounds={budget}: status {run.status!r:9} coder turns {count['coder']}, "
+          f"planner turns {count['planner']}, reviewer turns {count['reviewer']}")
+    assert count["coder"] <= budget
 
 # %% [markdown]
 # With `max_rounds=0` the planner still plans (that is the `START → PLAN` step), but no code is
@@ -605,7 +611,7 @@ Quiz(
 )
 
 # %% [markdown]
-# ## Exercise 3.1 — `run_team`
+# ## Exercise 3.1 — run_team
 #
 # Implement `run_team(task, planner, coder, reviewer, tester, max_rounds)` following the protocol
 # above. Each agent is a function that returns a str (any str: the code may be empty or the same as
@@ -673,9 +679,9 @@ if tried is not None:
 # fails, the report shows the first call where your team and the reference part ways.
 
 # %%
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 
-report = check_run_team(run_team)
+report = grade_run_team(run_team)
 report
 
 # %%

@@ -59,27 +59,24 @@ print(healthy.status, healthy.rounds, "-", healthy.stop_reason)
 assert healthy.status == "pass" and healthy.rounds == 2
 
 # %% [markdown]
-# A few helpers to read traces with. `turns(run, role)` lists one role's turns, `refusals(run,
-# role)` the errors that refused or skipped them, and `oracle_errors(run)` every error the oracle
-# reported, in order. `brief(run)` prints a run in one line per event, and `claim_and_oracle(run)`
+# A few helpers to read traces with. The trace's reader `turns(run.trace, role)` lists one role's
+# turns, `refusals(run, role)` the errors that refused or skipped them, and `oracle_errors(run)`
+# every error the oracle reported, in order. `brief(run)` prints a run in one line per event, and `claim_and_oracle(run)`
 # what the coder said on its last turn beside what the supervisor's own test run found.
 
 # %%
 from agent_team.render import event_summary
+from agent_team.trace import of_kind, oracle_reports, turns
 
 RUNS = {}  # fault name -> the run, for the summary table at the end
 
 
-def turns(run, role):
-    return [e for e in run.trace if e["type"] == "turn" and e["role"] == role]
-
-
 def refusals(run, role):
-    return [e["error"] for e in turns(run, role) if e["error"]]
+    return [e["error"] for e in turns(run.trace, role) if e["error"]]
 
 
 def oracle_errors(run):
-    return [err for e in run.trace if e["type"] == "tests" for err in e["tests"]["errors"]]
+    return [err for report in oracle_reports(run.trace) for err in report["errors"]]
 
 
 def brief(run):
@@ -88,7 +85,7 @@ def brief(run):
 
 
 def claim_and_oracle(run):
-    print(f"the coder said {turns(run, 'coder')[-1]['message']!r}")
+    print(f"the coder said {turns(run.trace, 'coder')[-1]['message']!r}")
     print(f"the supervisor's oracle: {run.tests['passed']} of 4 passed; {oracle_errors(run)[0]}")
 
 
@@ -124,7 +121,7 @@ run = RUNS["fizz-only coder"] = run_fault("fizz-only coder")
 brief(run)
 final = run_tests(run.repo)
 assert run.status == "budget" and run.rounds == 4
-assert all(e["applied"] for e in turns(run, "coder"))
+assert all(e["applied"] for e in turns(run.trace, "coder"))
 assert not final["ok"] and final["failed"] == 2
 print("oracle on the final repo:", final["errors"][0])
 
@@ -151,8 +148,8 @@ planner_errors = refusals(run, "planner")
 print("\nrefused:", planner_errors[0])
 assert run.status == "pass"
 assert planner_errors and all("may not write 'src/fizzbuzz.py'" in err for err in planner_errors)
-assert all(not e["applied"] and e["changes"] == [] for e in turns(run, "planner"))
-assert turns(run, "coder")[0]["view"]["source"] == STUB_SOURCE
+assert all(not e["applied"] and e["changes"] == [] for e in turns(run.trace, "planner"))
+assert turns(run.trace, "coder")[0]["view"]["source"] == STUB_SOURCE
 
 # %%
 guess.reveal(run)
@@ -192,12 +189,12 @@ guess
 # %%
 run = RUNS["plan wiped"] = run_fault("plan wiped")
 brief(run)
-tampers = [e for e in run.trace if e["type"] == "tamper"]
-replans = [e for e in turns(run, "planner") if e["round"] > 0]
+tampers = of_kind(run.trace, "tamper")
+replans = [e for e in turns(run.trace, "planner") if e["round"] > 0]
 assert run.status == "pass"
 assert tampers and all(c["path"] == PLAN_PATH and c["after"] == "" for e in tampers for c in e["changes"])
 assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
-assert all(e["view"]["plan"].strip() for e in turns(run, "coder"))
+assert all(e["view"]["plan"].strip() for e in turns(run.trace, "coder"))
 
 # %%
 guess.reveal(run)
@@ -213,8 +210,8 @@ guess.reveal(run)
 loose = run_fault("plan wiped", require_plan=False)
 brief(loose)
 assert loose.status == "pass"
-assert all(e["view"]["plan"] == "" for e in turns(loose, "coder"))
-print("\nplan the coder saw in each round:", [e["view"]["plan"] for e in turns(loose, "coder")])
+assert all(e["view"]["plan"] == "" for e in turns(loose.trace, "coder"))
+print("\nplan the coder saw in each round:", [e["view"]["plan"] for e in turns(loose.trace, "coder")])
 
 # %% [markdown]
 # It passes anyway. Our fake coder does not read the plan, and the spec in the test file is enough
@@ -275,9 +272,9 @@ guess
 # %%
 run = RUNS["reviewer never approves"] = run_fault("reviewer never approves")
 brief(run)
-last = turns(run, "reviewer")[-1]
+last = turns(run.trace, "reviewer")[-1]
 assert run.status == "pass" and run.rounds == healthy.rounds
-assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run, "reviewer"))
+assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run.trace, "reviewer"))
 assert last["override"] is True
 print("\nthe supervisor:", last["decision"])
 
@@ -332,7 +329,7 @@ run = RUNS["coder uses __import__"] = run_fault("coder uses __import__")
 for error in run.tests["errors"]:
     print("-", error)
 assert run.status == "budget"
-assert all(e["applied"] for e in turns(run, "coder"))
+assert all(e["applied"] for e in turns(run.trace, "coder"))
 assert run.tests["passed"] == 0 and any("`__import__` is not allowed" in e for e in run.tests["errors"])
 
 # %%
@@ -341,14 +338,14 @@ guess.reveal(run)
 # %% [markdown]
 # The oracle refused the code before running a single case: it reads the source first, and names
 # starting with `_` (the way out of any Python sandbox) are not allowed. You can ask it directly,
-# without a run, with `check_source`:
+# without a run, with `source_problems`:
 
 # %%
 from agent_team.faults import EXEC_SOURCE
-from agent_team.oracle import check_source
+from agent_team.oracle import source_problems
 
 print(EXEC_SOURCE)
-print(len(check_source(EXEC_SOURCE)), "problems;", len(check_source(STUB_SOURCE)), "in the stub")
+print(len(source_problems(EXEC_SOURCE)), "problems;", len(source_problems(STUB_SOURCE)), "in the stub")
 
 # %%
 guess = Predict.fault("code loops forever")
@@ -463,7 +460,7 @@ reviewer_errors = refusals(run, "reviewer")
 print(reviewer_errors[0])
 assert run.status == "pass"
 assert reviewer_errors and all("refused" in err for err in reviewer_errors)
-assert all(e["verdict"] is None for e in turns(run, "reviewer"))
+assert all(e["verdict"] is None for e in turns(run.trace, "reviewer"))
 
 # %%
 guess.reveal(run)
@@ -502,7 +499,7 @@ guess
 # %%
 run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
 claim_and_oracle(run)
-assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
+assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
 
 # %%
 guess.reveal(run)
@@ -519,8 +516,8 @@ guess
 # %%
 run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
 claim_and_oracle(run)
-assert run.status == "budget" and not any(e["tests"]["ok"] for e in run.trace if e["type"] == "tests")
-assert "tests" not in turns(run, "coder")[0]  # its own test report never reaches the trace
+assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
+assert "tests" not in turns(run.trace, "coder")[0]  # its own test report never reaches the trace
 
 # %%
 guess.reveal(run)
@@ -638,9 +635,9 @@ EVAL = [
 # STUB: EVAL = None  # your list of (name, kwargs, expected_status) rows
 
 # %%
-from agent_team.grading import check_fault_eval
+from agent_team.grading import grade_fault_eval
 
-report = check_fault_eval(EVAL)
+report = grade_fault_eval(EVAL)
 report
 
 # %%
@@ -682,9 +679,9 @@ def no_exec(role, patch):
     # END SOLUTION
 
 # %%
-from agent_team.grading import check_hardening
+from agent_team.grading import grade_hardening
 
-report = check_hardening(no_exec)
+report = grade_hardening(no_exec)
 report
 
 # %%

@@ -399,9 +399,9 @@ def gate(outcomes):
     # END SOLUTION
 
 # %%
-from agent_team.grading import check_gate
+from agent_team.grading import grade_gate
 
-report = check_gate(gate)
+report = grade_gate(gate)
 report
 
 # %%
@@ -535,9 +535,10 @@ print(model.prompts[0][:700])
 # %%
 from agent_team.llm import build_prompt
 from agent_team.roles import PROMPTS
+from agent_team.trace import turns
 
 default_run = supervise()
-turn_of = {(e["role"], e["round"]): e for e in default_run.trace if e["type"] == "turn"}
+turn_of = {(e["role"], e["round"]): e for e in turns(default_run.trace)}
 for role, rnd in (("planner", 0), ("coder", 2), ("reviewer", 1)):
     prompt = build_prompt(role, GOAL, turn_of[role, rnd]["view"])
     print(f"======== the {role}'s prompt in round {rnd} ({len(prompt):,} characters) ========")
@@ -552,7 +553,7 @@ for role, rnd in (("planner", 0), ("coder", 2), ("reviewer", 1)):
 mute = llm_policy("coder", ScriptedModel([TimeoutError("the service is busy")]), retries=1)
 run = supervise(coder=mute, max_rounds=2)
 print(run.status, "-", run.stop_reason)
-print([e["message"] for e in run.trace if e["type"] == "turn" and e["role"] == "coder"][0])
+print(turns(run.trace, "coder")[0]["message"])
 assert run.status == "budget"
 
 # %% [markdown]

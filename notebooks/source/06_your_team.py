@@ -52,10 +52,13 @@ print("the healthy team:", healthy.status, "in", healthy.rounds, "rounds")
 # is the override on the last review:
 
 # %%
+from agent_team.trace import oracle_reports, turns  # the trace's readers: turns, and test reports
+
+
 def override_seen(run):
     """The override on green tests, in words; None when no review was overridden."""
-    for e in run.trace:
-        if e["type"] == "turn" and e.get("override"):
+    for e in turns(run.trace):
+        if e.get("override"):
             return f"round {e['round']}: {e['decision']}"
     return None
 
@@ -105,8 +108,8 @@ def reviewer_fixes_code(goal, view):
 
 
 def reviewer_turn_refused(run):
-    for e in run.trace:
-        if e["type"] == "turn" and e["role"] == "reviewer" and not e["applied"] and e["error"]:
+    for e in turns(run.trace, "reviewer"):
+        if not e["applied"] and e["error"]:
             return f"round {e['round']}: {e['error']}"
     return None
 
@@ -151,9 +154,9 @@ CompareRuns(healthy, mine, labels=("healthy team", MY_FAULT["name"])) if mine el
 RoundStepper(mine) if mine else None
 
 # %%
-from agent_team.grading import check_my_fault
+from agent_team.grading import grade_my_fault
 
-report = check_my_fault(MY_FAULT)
+report = grade_my_fault(MY_FAULT)
 report
 
 # %%
@@ -217,31 +220,25 @@ Quiz(
 #
 # </details>
 #
-# ## Exercise 6.2 — `run_outcomes(run)`
+# ## Exercise 6.2 — a run through the gate
 #
 # Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
 # outcomes above as dicts `{"step", "status", "risk"}`, in the order plan, code, tests, review.
 # The grader compares them with the reference on healthy runs (0, 1 and 4 rounds) and on all of
 # part 4's faults, and checks the status the gate then gives each run.
 #
-# <details><summary>Hint</summary>
-#
-# Turns are trace events with `type == "turn"` and a `role`; a turn that landed has
-# `applied == True`; a reviewer turn carries `verdict` (None when it left none). Test runs are
-# events with `type == "tests"`, and `e["tests"]["ok"]` says whether they were green.
-# </details>
+# The trace's readers find the events for you: `turns(run.trace, "coder")` is every coder turn
+# (a turn that landed has `applied == True`; a reviewer turn carries `verdict`, None when it left
+# none), and `oracle_reports(run.trace)` is the report of every test run (`["ok"]`: green or not).
 
 # %% tags=["exercise"]
 def run_outcomes(run):
     # BEGIN SOLUTION
-    def turns(role):
-        return [e for e in run.trace if e["type"] == "turn" and e["role"] == role]
-
     def outcome(step, risk, done, never=False):
         return {"step": step, "risk": risk, "status": "skipped" if never else "success" if done else "failed"}
 
-    tests = [e["tests"] for e in run.trace if e["type"] == "tests"]
-    coder, reviewer = turns("coder"), turns("reviewer")
+    tests = oracle_reports(run.trace)
+    coder, reviewer = turns(run.trace, "coder"), turns(run.trace, "reviewer")
     return [
         outcome("plan", "write", bool(run.repo.get(PLAN_PATH, "").strip())),
         outcome("code", "write", any(e["applied"] for e in coder), never=not coder),
@@ -260,9 +257,9 @@ if outcomes is not None:  # else try_it has said why (not written yet, an error,
     print(json.dumps(outcomes, indent=1))
 
 # %%
-from agent_team.grading import check_run_outcomes
+from agent_team.grading import grade_run_outcomes
 
-report = check_run_outcomes(run_outcomes)
+report = grade_run_outcomes(run_outcomes)
 report
 
 # %%

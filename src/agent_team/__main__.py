@@ -10,6 +10,7 @@ import sys
 
 from .faults import FAULTS, run_fault
 from .supervisor import supervise
+from .trace import kind_of
 
 
 def narrate(event):
@@ -44,11 +45,11 @@ def main(argv=None):
               else supervise(max_rounds=args.max_rounds))
     current = None
     for event in result.trace:
-        if event["round"] != current and event["type"] != "stop":
+        if event["round"] != current and kind_of(event) != "stop":
             current = event["round"]
             print(f"\n--- round {current} ---" if current else "--- setup ---")
         decision = event.get("decision")
-        print(narrate(event) + (f"\n       next: {decision}" if decision and event["type"] != "stop" else ""))
+        print(narrate(event) + (f"\n       next: {decision}" if decision and kind_of(event) != "stop" else ""))
     print(f"\nFinal src/fizzbuzz.py:\n{result.repo['src/fizzbuzz.py']}")
     return 0 if result.status == "pass" else 1
 

@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from .clip import safe_repr
 from .roles import ROLES
 
-__all__ = ["RISKS", "RISK_WORDS", "STEP_STATUSES", "RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
+__all__ = ["RISKS", "RISK_WORDS", "STEP_STATUSES", "PLAN_RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",
            "Handoff", "final_status"]
 
 RISKS = ("read", "write", "execute")                         # what a step may do to the world
 RISK_WORDS = {"write": "writes files", "execute": "runs code"}  # the risks worth a note, in words
 STEP_STATUSES = ("success", "failed", "skipped", "cancelled")  # how a step (or a turn) ended
-RUN_STATUSES = ("success", "failed", "cancelled")             # how a whole planned run ended
+PLAN_RUN_STATUSES = ("success", "failed", "cancelled")             # how a whole planned run ended
 ACTIONS = ("retry_step", "user_decision", "resume_plan")      # what a retry proposal recommends
 
 
@@ -305,7 +305,7 @@ class ReviewReport(_Record):
     decision: GateDecision
     reason: str = ""
     next_action: str = ""
-    _choices = {"execution_status": RUN_STATUSES, "status": RUN_STATUSES}
+    _choices = {"execution_status": PLAN_RUN_STATUSES, "status": PLAN_RUN_STATUSES}
 
     @classmethod
     def _check(cls, values, where):

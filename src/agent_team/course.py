@@ -23,7 +23,7 @@ class Part:
 @dataclass(frozen=True)
 class Exercise:
     id: str           # "3.1": the part, then the exercise's place in it
-    name: str         # its label in the progress widget
+    title: str        # its one title: the notebook's heading, its report, the progress widget
     grader: str       # the function in agent_team.grading that grades it
     defines: str      # what the learner's exercise cell defines, and the grader is given
 
@@ -44,14 +44,14 @@ PARTS = (
 )
 
 EXERCISES = (
-    Exercise("1.1", "run_tests", "check_run_tests", "run_tests"),
-    Exercise("2.1", "nits counter", "check_nits_reviewer", "nits_reviewer"),
-    Exercise("3.1", "run_team", "check_run_team", "run_team"),
-    Exercise("4.1", "fault eval", "check_fault_eval", "EVAL"),
-    Exercise("4.2", "hardening rule", "check_hardening", "no_exec"),
-    Exercise("5.1", "gate", "check_gate", "gate"),
-    Exercise("6.1", "your fault", "check_my_fault", "MY_FAULT"),
-    Exercise("6.2", "run through the gate", "check_run_outcomes", "run_outcomes"),
+    Exercise("1.1", "write the oracle", "grade_run_tests", "run_tests"),
+    Exercise("2.1", "the nits counter", "grade_nits_reviewer", "nits_reviewer"),
+    Exercise("3.1", "run_team", "grade_run_team", "run_team"),
+    Exercise("4.1", "an eval of faults", "grade_fault_eval", "EVAL"),
+    Exercise("4.2", "a hardening rule", "grade_hardening", "no_exec"),
+    Exercise("5.1", "the reviewer gate", "grade_gate", "gate"),
+    Exercise("6.1", "a fault of your own", "grade_my_fault", "MY_FAULT"),
+    Exercise("6.2", "a run through the gate", "grade_run_outcomes", "run_outcomes"),
     # a new exercise: one more row here, in course order (see CONTRIBUTING.md)
 )
 

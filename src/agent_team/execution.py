@@ -19,7 +19,7 @@ Nothing here retries or resumes by itself; a retry is a new call with ``steps=``
 
 from dataclasses import dataclass, field
 
-from .contracts import RISK_WORDS, RUN_STATUSES, Handoff, Plan, ReviewReport, StepOutcome, _Record
+from .contracts import RISK_WORDS, PLAN_RUN_STATUSES, Handoff, Plan, ReviewReport, StepOutcome, _Record
 from .gate import review_run
 from .limits import describe_error
 
@@ -55,7 +55,7 @@ class PlanRun(_Record):
     outcomes: list[StepOutcome] = field(default_factory=list)
     handoffs: list[Handoff] = field(default_factory=list)
     review: ReviewReport | None = None
-    _choices = {"execution_status": RUN_STATUSES}
+    _choices = {"execution_status": PLAN_RUN_STATUSES}
 
     @property
     def status(self):

@@ -14,7 +14,8 @@ from .oracle import run_tests
 from .policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, output
 from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
 from .roles import roles_at
-from .supervisor import supervise
+from .supervisor import RUN_STATUSES, supervise
+from .trace import oracle_reports, turns
 
 
 def fizz_only_coder(goal, view):
@@ -128,8 +129,8 @@ class Fault:
     def __post_init__(self):
         if self.layer not in LAYERS:
             raise ValueError(f"fault {self.name!r}: layer is {self.layer!r}; write one of {', '.join(LAYERS)}")
-        if self.expect not in ("pass", "budget"):
-            raise ValueError(f"fault {self.name!r}: expect is {self.expect!r}; write 'pass' or 'budget'")
+        if self.expect not in RUN_STATUSES:
+            raise ValueError(f"fault {self.name!r}: expect is {self.expect!r}; write one of {', '.join(RUN_STATUSES)}")
 
 
 FAULTS = {f.name: f for f in (
@@ -187,15 +188,14 @@ def layers_seen(run):
     """
     planners = roles_at("plan")
     seen = set()
-    for e in run.trace:
-        if e.get("type") == "turn":
-            if e.get("refused_by") == "allowlist":
-                seen.add("allowlist")
-            if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
-                    or (e.get("role") in planners and e.get("round", 0) > 0)):
-                seen.add("supervisor")
-        elif e.get("type") == "tests" and not e["tests"]["ok"]:
-            seen.add("oracle")
+    for e in turns(run.trace):
+        if e.get("refused_by") == "allowlist":
+            seen.add("allowlist")
+        if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
+                or (e.get("role") in planners and e.get("round", 0) > 0)):
+            seen.add("supervisor")
+    if not all(report.get("ok") for report in oracle_reports(run.trace)):
+        seen.add("oracle")
     if run.status == "budget":
         seen.add("budget")
     return seen

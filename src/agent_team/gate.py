@@ -25,7 +25,9 @@ import dataclasses
 from collections.abc import Mapping
 
 from .clip import safe_repr
-from .contracts import RISK_WORDS, RUN_STATUSES, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status
+from .contracts import (
+    PLAN_RUN_STATUSES, RISK_WORDS, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status,
+)
 
 __all__ = ["review_gate", "review_run", "PRECEDENCE"]
 
@@ -152,9 +154,9 @@ def review_run(execution_status, outcomes):
     ``failed``, and ``reason`` says why. A run that already failed or was
     cancelled keeps its status: the gate can only take success away, never grant it.
     """
-    if execution_status not in RUN_STATUSES:
+    if execution_status not in PLAN_RUN_STATUSES:
         raise ValueError(f"execution_status is {safe_repr(execution_status, 40)}; "
-                         f"write one of {', '.join(RUN_STATUSES)}")
+                         f"write one of {', '.join(PLAN_RUN_STATUSES)}")
     decision = review_gate(outcomes)
     status = final_status(execution_status, decision.passed)
     reason = ""

@@ -20,16 +20,14 @@ from dataclasses import dataclass, field
 from .contracts import ReviewReport
 from .gate import review_run
 from .repo import PLAN_PATH
+from .supervisor import RUN_STATUSES
+from .trace import oracle_reports, turns
 
 __all__ = ["STEPS", "GATED_STATUSES", "GatedRun", "run_outcomes", "gated"]
 
 STEPS = (("plan", "write"), ("code", "write"), ("tests", "execute"), ("review", "write"))
-GATED_STATUSES = ("pass", "budget", "blocked")
+GATED_STATUSES = (*RUN_STATUSES, "blocked")  # the gate adds one ending of its own
 _RISK = dict(STEPS)
-
-
-def _turns(trace, role):
-    return [e for e in trace if e.get("type") == "turn" and e.get("role") == role]
 
 
 def _outcome(step, status, detail=""):
@@ -44,14 +42,14 @@ def run_outcomes(run):
     plan = repo.get(PLAN_PATH)
     outcomes = [_outcome("plan", "success") if isinstance(plan, str) and plan.strip()
                 else _outcome("plan", "failed", "PLAN.md is empty at the end of the run")]
-    coder = _turns(trace, "coder")
+    coder = turns(trace, "coder")
     if not coder:
         outcomes.append(_outcome("code", "skipped", "the coder never had a turn"))
     elif any(e.get("applied") for e in coder):
         outcomes.append(_outcome("code", "success"))
     else:
         outcomes.append(_outcome("code", "failed", f"no coder turn landed; last: {coder[-1].get('error')}"))
-    tests = [e.get("tests") or {} for e in trace if e.get("type") == "tests"]
+    tests = oracle_reports(trace)
     if not tests:
         outcomes.append(_outcome("tests", "skipped", "the tests never ran"))
     elif tests[-1].get("ok"):
@@ -59,7 +57,7 @@ def run_outcomes(run):
     else:
         errors = tests[-1].get("errors") or ["no error recorded"]
         outcomes.append(_outcome("tests", "failed", errors[0]))
-    reviewer = _turns(trace, "reviewer")
+    reviewer = turns(trace, "reviewer")
     if not reviewer:
         outcomes.append(_outcome("review", "skipped", "the reviewer never had a turn"))
     elif reviewer[-1].get("verdict"):

@@ -15,6 +15,7 @@ from .clip import safe_repr
 from .contracts import Handoff
 from .roles import ROLES
 from .repo import PLAN_PATH, SRC_PATH
+from .trace import kind_of, last, of_kind
 
 __all__ = ["handoffs_from_trace", "trace_with_handoffs"]
 
@@ -27,7 +28,7 @@ def _events(trace):
         if not isinstance(event, dict) or "type" not in event:
             raise ValueError(f"trace event {i} is not a dict with a 'type'; pass the trace as supervise() "
                              "returned it")
-        if event["type"] == "turn" and event.get("role") not in ROLES:
+        if kind_of(event) == "turn" and event.get("role") not in ROLES:
             raise ValueError(f"trace event {i} is a turn with role {event.get('role')!r}; "
                              f"a turn's role is one of {', '.join(ROLES)}")
     return list(trace)
@@ -67,8 +68,7 @@ def _tests_phrase(report):
 
 def _next_action(after, following, review):
     """Who acts next, and on what, from the events between this stint and the next turn."""
-    tests = [e for e in after if e["type"] == "tests"]
-    stop = next((e for e in after if e["type"] == "stop"), None)
+    tests, stop = of_kind(after, "tests"), last(after, "stop")
     seen = _tests_phrase(tests[-1].get("tests") or {}) if tests else None
     if following is None:
         if stop is not None:
@@ -90,7 +90,7 @@ def _stints(events):
     """Runs of consecutive turns by the same role, as lists of event indexes."""
     stints = []
     for i, event in enumerate(events):
-        if event["type"] != "turn":
+        if kind_of(event) != "turn":
             continue
         if stints and events[stints[-1][-1]]["role"] == event["role"]:
             stints[-1].append(i)

@@ -179,13 +179,14 @@ HINTS = {
         Hint("Four outcomes, always, in the order plan, code, tests, review, even for a run of 0 rounds: "
              "a step that never happened is `skipped`, not missing. Only the *last* test run and the "
              "*last* review count, as in the gate."),
-        Hint("Collect the coder's and the reviewer's turns and the test runs from `run.trace`. The plan "
+        Hint("Collect the coder's and the reviewer's turns (`turns(run.trace, role)`) and the test reports "
+             "(`oracle_reports(run.trace)`). The plan "
              "succeeded when the plan file is not empty; the code when some coder turn landed; the tests "
              "when the last test run is green; the review when the last reviewer turn left a verdict. "
              "The risk of every step is `write`, except the tests', which `execute`."),
         Hint("Fill in the `...`:",
              "def run_outcomes(run):\n"
-             "    tests = [e[\"tests\"] for e in run.trace if e[\"type\"] == \"tests\"]\n"
+             "    tests = oracle_reports(run.trace)\n"
              "    def outcome(step, risk, done, never=False):\n"
              "        status = \"skipped\" if never else \"success\" if done else \"failed\"\n"
              "        return {\"step\": step, \"risk\": risk, \"status\": status}\n"

@@ -1,7 +1,7 @@
 """The oracle: runs ``fizzbuzz`` from the repo against CASES; the team's only success signal.
 
 ``run_tests(repo)`` never raises and returns ``{"ok", "errors", "passed",
-"failed", "cases"}``; ``check_source(source)`` lists the static problems that
+"failed", "cases"}``; ``source_problems(source)`` lists the static problems that
 make the oracle refuse a source (so the course can show a learner why).
 
 Design -- a coder must not be able to fool it, hang it or escape it:
@@ -76,7 +76,7 @@ CASES = ((1, "1"), (3, "Fizz"), (5, "Buzz"), (15, "FizzBuzz"))
 GOT_LIMIT = 80
 
 
-def check_source(source):
+def source_problems(source):
     """The static problems that make the oracle refuse ``source`` (empty list if none)."""
     try:
         return sandbox.prepare(source)[1]
@@ -232,7 +232,7 @@ def _run_code(code, runtime, namespace):
     if "fizzbuzz" not in namespace:
         return _refused([f"{SRC_PATH} defines no `fizzbuzz`; define it with `def fizzbuzz(n):`"],
                         "not run: there is no fizzbuzz")
-    if type(fn) is not types.FunctionType or fn.__code__.co_filename != sandbox.FILENAME:
+    if type(fn) is not types.FunctionType or fn.__code__.co_filename != sandbox.SOURCE_NAME:
         return _refused([f"`fizzbuzz` is {short(fn, 40)}, {_a(type(fn).__name__)}, not a function "
                          f"defined in {SRC_PATH}; define it with `def fizzbuzz(n):`"],
                         "not run: fizzbuzz is not a function")

@@ -9,8 +9,9 @@ which a test checks against the trace).
 """
 
 from . import faults
+from .supervisor import RUN_STATUSES
 
-__all__ = ["LAYERS", "FAULT_QUESTIONS", "layer_words", "fault_answers"]
+__all__ = ["LAYER_WORDS", "FAULT_QUESTIONS", "layer_words", "fault_answers"]
 
 # Each layer of the faults table (faults.LAYERS) as the learner reads it, and why a fault it
 # stops ends the way it does.
@@ -27,11 +28,11 @@ _LAYERS = {
                "every turn was legal and nothing was refused or claimed; the code was simply wrong, "
                "and the tests stayed red until the rounds ran out"),
 }
-LAYERS = tuple(_LAYERS[layer][0] for layer in faults.LAYERS)  # a layer without a row fails here
+LAYER_WORDS = tuple(_LAYERS[layer][0] for layer in faults.LAYERS)  # a layer without a row fails here
 
 FAULT_QUESTIONS = (
-    ("How does the run end?", ("pass", "budget")),
-    ("Which layer stops the fault?", LAYERS),
+    ("How does the run end?", RUN_STATUSES),
+    ("Which layer stops the fault?", LAYER_WORDS),
 )
 
 

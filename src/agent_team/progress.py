@@ -22,7 +22,7 @@ import os
 
 from . import course
 
-__all__ = ["PARTS", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
+__all__ = ["BY_PART", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
            "record_hint", "hints", "record_prediction", "predictions"]
 
 FILENAME = "agent_team_progress.json"
@@ -31,7 +31,7 @@ VERSION = 1
 
 # The exercises of every part, read from the course's table:
 # (part id, part title, ((exercise id, exercise name), ...)).
-PARTS = tuple((f"part{p.number}", p.title, tuple((e.id, e.name) for e in course.EXERCISES if e.part == p.number))
+BY_PART = tuple((f"part{p.number}", p.title, tuple((e.id, e.title) for e in course.EXERCISES if e.part == p.number))
               for p in course.PARTS)
 
 _OFF = {"0", "off", "false", "no", "disabled"}
@@ -183,15 +183,15 @@ def reset(file=None):
 
 
 def status(file=None):
-    """Every part with its exercises: ``[{"part", "title", "exercises": [{"id", "name", "done",
+    """Every part with its exercises: ``[{"part", "title", "exercises": [{"id", "title", "done",
     "passed", "attempts"}], "done": n, "total": n}]``. ``done`` means passed at least once."""
     saved = load(file)
     parts = []
-    for part_id, title, exercises in PARTS:
+    for part_id, title, exercises in BY_PART:
         rows = []
-        for ex_id, name in exercises:
+        for ex_id, ex_title in exercises:
             entry = saved.get(ex_id, {})
-            rows.append({"id": ex_id, "name": name, "done": entry.get("passed_once", False),
+            rows.append({"id": ex_id, "title": ex_title, "done": entry.get("passed_once", False),
                          "passed": entry.get("passed", False), "attempts": entry.get("attempts", 0)})
         parts.append({"part": part_id, "title": title, "exercises": rows,
                       "done": sum(r["done"] for r in rows), "total": len(rows)})

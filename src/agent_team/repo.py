@@ -30,23 +30,24 @@ TEST_SPEC = (
 # Each role may write exactly the paths of its ALLOWLIST row; the test file is in
 # no allowlist, so no role can ever change what "passing" means.
 __all__ = ["ALLOWLIST", "GOAL", "PLAN_PATH", "REVIEW_PATH", "SRC_PATH", "TESTS_PATH", "STUB_SOURCE",
-           "TEST_SPEC", "MAX_CONTENT", "MAX_PATCHES", "RULES", "PatchRejected", "initial_repo", "check_path",
+           "TEST_SPEC", "MAX_CONTENT", "MAX_PATCHES", "PATCH_CHECKS", "PatchRejected", "initial_repo", "check_path",
            "check_patch", "check_turn", "apply_turn"]
 
 MAX_CONTENT = 20_000  # characters per file; a fizzbuzz needs a few hundred
 MAX_PATCHES = 8       # per turn; more than this is a runaway policy
 
 
-# Which kind of rule refused a turn, as the trace's ``refused_by`` records it.
-RULES = ("shape", "path", "allowlist", "size")
+# Which patch check refused a turn, as the trace's ``refused_by`` records it (a hardening
+# *rule* is something else: a function passed in supervise(rules=[...])).
+PATCH_CHECKS = ("shape", "path", "allowlist", "size")
 
 
 class PatchRejected(ValueError):
-    """A patch broke a rule; ``str(err)`` says which, in plain words, and ``rule`` which kind (one of RULES)."""
+    """A patch failed a check; ``str(err)`` says why, in plain words, and ``check`` which one (of PATCH_CHECKS)."""
 
-    def __init__(self, message, rule="shape"):
+    def __init__(self, message, check="shape"):
         super().__init__(message)
-        self.rule = rule
+        self.check = check
 
 
 def repo_problem(value):
@@ -127,7 +128,7 @@ def check_turn(role, patches):
             path, content = check_patch(role, patch)
         except PatchRejected as err:
             prefix = f"patch {i} of {len(patches)}: " if len(patches) > 1 else ""
-            raise PatchRejected(f"{prefix}{err}; no patch of this turn was applied", err.rule) from None
+            raise PatchRejected(f"{prefix}{err}; no patch of this turn was applied", err.check) from None
         writes[path] = content
     return writes
 

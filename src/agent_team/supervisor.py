@@ -19,8 +19,9 @@ States::
 * One role at a time: two roles writing at once would each act on a repo
   the other is changing.
 
-Every decision lands in the trace as a dict with ``type``, ``round`` and
-``state``, so a run can be replayed and explained step by step.
+Every decision lands in the trace as one event (trace.py) with ``type``,
+``round``, ``state`` and ``decision``, logged only once the supervisor has
+decided, so a run can be replayed and explained step by step.
 """
 
 import copy
@@ -36,7 +37,10 @@ from .roles import ROLES, role, roles_at
 from .turn import FAILURES, RunState, changes
 from .views import last_tests
 
-__all__ = ["RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
+__all__ = ["RUN_STATUSES", "RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
+
+# How a supervised run ends (RunResult.status): the oracle passed, or the budget of coder turns ran out.
+RUN_STATUSES = ("pass", "budget")
 
 SETTINGS = ("max_rounds", "repo", "rules", "require_plan", "tamper", "seconds")
 
@@ -49,7 +53,7 @@ PLANNERS, CODERS, REVIEWERS = roles_at("plan"), roles_at("code"), roles_at("revi
 class RunResult:
     """How a supervised run ended. Fields also read as ``result["status"]``."""
 
-    status: str          # "pass" or "budget"
+    status: str          # one of RUN_STATUSES
     rounds: int          # coder turns taken
     repo: dict
     trace: list = field(repr=False)
@@ -105,7 +109,7 @@ def _team(chosen):
             if name in team or not role(name).optional}
 
 
-class _Run(RunState):
+class _SupervisedRun(RunState):
     """A run under the state machine: who of the team speaks when."""
 
     def playing(self, names):
@@ -117,14 +121,15 @@ class _Run(RunState):
         names = self.playing(names)
         for i, name in enumerate(names):
             following = role(names[i + 1]).state if i + 1 < len(names) else then
-            self.turn(name, rnd)["decision"] = f"after {role(name).state} always {following}"
+            self.log("turn", **self.turn(name, rnd), decision=f"after {role(name).state} always {following}")
 
     def replan(self, rnd):
         """A planner whose file is empty (a fault wiped it, or its turn was refused) goes again."""
         for name in self.playing(PLANNERS):
             empty = [p for p in sorted(ALLOWLIST[name]) if not str(self.repo.get(p, "")).strip()]
             if empty:
-                self.turn(name, rnd)["decision"] = f"{empty[0]} was empty, so the {name} went again"
+                self.log("turn", **self.turn(name, rnd), decision=f"{empty[0]} was empty, so the {name} went again")
+
 
 def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True, tamper=None,
               seconds=2.0, **policies):
@@ -146,8 +151,8 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
                         "write rules=[my_rule], not rules=my_rule")
     rules = tuple(rules)
     _check_args(max_rounds, team, rules, tamper, repo, seconds)
-    run = _Run(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
-    run.log(type="start", round=0, state="START", goal=goal, max_rounds=max_rounds,
+    run = _SupervisedRun(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
+    run.log("start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.turns(PLANNERS, 0, then=role(CODERS[0]).state)
     reviewers = run.playing(REVIEWERS)  # an optional reviewer plays only when given a policy
@@ -158,29 +163,28 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
             run.replan(rnd)
         run.turns(CODERS, rnd, then="TEST")
         report = run_tests(run.repo)
-        tests = run.log(type="tests", round=rnd, state="TEST", tests=report)
         if report["ok"]:
-            tests["decision"] = f"tests green: the {reviewers[0]} gives its verdict, then the run stops"
-            for name in reviewers:
-                event = run.review(name, rnd)
-                verdict = (event.get("verdict") or {}).get("verdict")
-                if verdict == "request_changes":
-                    event["override"] = True
-                    event["decision"] = "tests green: stop; request_changes overridden"
+            run.log("tests", round=rnd, state="TEST", tests=report,
+                    decision=f"tests green: the {reviewers[0]} gives its verdict, then the run stops")
+            for name in reviewers:  # each review is decided on, then logged whole
+                turn = run.review(name, rnd)
+                if (turn.get("verdict") or {}).get("verdict") == "request_changes":
+                    run.log("turn", **turn, override=True, decision="tests green: stop; request_changes overridden")
                 else:
-                    event["decision"] = "tests green: stop"
+                    run.log("turn", **turn, decision="tests green: stop")
             reason = f"the tests passed in round {rnd} ({report['passed']} of {report['passed'] + report['failed']})"
             return _stop(run, "pass", rnd, reason)
-        tests["decision"] = f"tests red ({report['failed']} failing): the {reviewers[0]} looks next"
+        run.log("tests", round=rnd, state="TEST", tests=report,
+                decision=f"tests red ({report['failed']} failing): the {reviewers[0]} looks next")
         last = rnd == max_rounds
         for name in reviewers:
-            event = run.review(name, rnd)
-            if event.get("message") == "escalate":
-                event["escalated"] = True
-            event["decision"] = ("out of rounds: stop without success" if last
-                                 else "tests red: the coder goes again with this review")
-            if event.get("escalated"):
-                event["decision"] = f"the {name} escalated to a person; " + event["decision"]
+            turn = run.review(name, rnd)
+            decision = ("out of rounds: stop without success" if last
+                        else "tests red: the coder goes again with this review")
+            if turn.get("message") == "escalate":
+                run.log("turn", **turn, escalated=True, decision=f"the {name} escalated to a person; " + decision)
+            else:
+                run.log("turn", **turn, decision=decision)
     turns = f"{max_rounds} coder turn{'s' if max_rounds != 1 else ''}"
     reason = (f"the budget of {turns} ran out and the tests still fail" if max_rounds
               else "the budget of 0 coder turns allowed no coding, so the tests never ran")
@@ -189,19 +193,17 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
 
 def _tamper(run, tamper, rnd):
     out = call_limited(tamper, copy.deepcopy(run.repo), rnd, seconds=run.seconds)
-    event = run.log(type="tamper", round=rnd, state="FAULT", error=None, changes=[])
     if not out.ok or repo_problem(out.value):
-        event["failure"] = out.kind if not out.ok else "bad output"
-        event["error"] = ("the injected fault failed or returned no repo (a dict of str path -> str "
-                          "text); nothing changed")
+        run.log("tamper", round=rnd, state="FAULT", failure=out.kind if not out.ok else "bad output",
+                error="the injected fault failed or returned no repo (a dict of str path -> str text); "
+                      "nothing changed", changes=[])
         return
     before, run.repo = run.repo, dict(out.value)
-    event["changes"] = changes(before, run.repo)
-    event["decision"] = "an injected fault changed the repo outside any role"
+    run.log("tamper", round=rnd, state="FAULT", error=None, changes=changes(before, run.repo),
+            decision="an injected fault changed the repo outside any role")
 
 
 def _stop(run, status, rounds, reason):
     state = "STOP_OK" if status == "pass" else "STOP_FAIL"
-    run.log(type="stop", round=rounds, state=state, status=status, stop_reason=reason,
-            decision=f"stop: {reason}")
+    run.log("stop", round=rounds, state=state, status=status, stop_reason=reason, decision=f"stop: {reason}")
     return RunResult(status=status, rounds=rounds, repo=run.repo, trace=run.trace, stop_reason=reason)

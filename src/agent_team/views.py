@@ -10,6 +10,7 @@ import copy
 
 from .repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, TESTS_PATH
 from .roles import ALLOWLIST, VIEW_FIELDS  # which facts each role may see (its row's ``sees``); a table in part 2
+from .trace import last, turns
 
 __all__ = ["VIEW_FIELDS", "FACTS", "last_tests", "verdicts", "make_view"]
 
@@ -19,17 +20,15 @@ FACTS = ("goal", "test_spec", "plan", "source", "last_tests", "review", "past_ve
 
 def last_tests(trace):
     """The report of the latest test run in the trace, or None before the first run."""
-    for event in reversed(trace):
-        if event.get("type") == "tests":
-            return event["tests"]
-    return None
+    event = last(trace, "tests")
+    return None if event is None else event["tests"]
 
 
 def verdicts(trace):
     """Every verdict the reviewer has given so far, oldest first."""
-    return [e["verdict"] for e in trace
-            if e.get("type") == "turn" and e.get("verdict")
-            and REVIEW_PATH in ALLOWLIST.get(e.get("role"), ())]  # only the role that owns REVIEW.json
+    # only the role that owns REVIEW.json gives verdicts
+    return [e["verdict"] for e in turns(trace)
+            if e.get("verdict") and REVIEW_PATH in ALLOWLIST.get(e.get("role"), ())]
 
 
 def _summary(report):

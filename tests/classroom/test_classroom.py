@@ -14,8 +14,8 @@ import pytest
 
 from agent_team.classroom.collect import collect
 from agent_team import course
-from agent_team.classroom.exercises import EXERCISES, SETUP, tag
-from agent_team.classroom.results import Row, all_passed, from_result, markdown, table, to_json, to_junit
+from agent_team.classroom.exercises import EXERCISES, RENAMED, SETUP, cell_tag
+from agent_team.classroom.results import Row, all_passed, from_result, markdown, grid_table, to_json, to_junit
 from agent_team.widgets.download import DownloadWork, work_zip
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,9 +43,9 @@ def test_the_builder_tags_each_exercise_cell_once_in_both_forms(exercise):
     for solution in (False, True):
         nb = built(exercise.part, solution)
         assert nb["metadata"]["agent_team"] == {"part": exercise.part}
-        tagged = [c for c in nb["cells"] if tag(exercise.id) in c["metadata"].get("tags", [])]
+        tagged = [c for c in nb["cells"] if cell_tag(exercise.id) in c["metadata"].get("tags", [])]
         assert len(tagged) == 1
-        assert f"{exercise.name}" in tagged[0]["source"]
+        assert f"{exercise.defines}" in tagged[0]["source"]
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
@@ -54,12 +54,12 @@ def test_the_setup_is_the_courses_own_code(exercise):
     nb = built(exercise.part, solution=True)
     before = []
     for cell in nb["cells"]:
-        if tag(exercise.id) in cell["metadata"].get("tags", []):
+        if cell_tag(exercise.id) in cell["metadata"].get("tags", []):
             break
         if cell["cell_type"] == "code":
             before.append(cell["source"])
     course = _bound("\n".join(c for c in before if "NBVAL" not in c.splitlines()[0:1]))
-    assert _bound(exercise.setup) <= course
+    assert _bound(SETUP[exercise.part]) - set(RENAMED) <= course
 
 
 def _bound(code):
@@ -107,7 +107,7 @@ def test_an_old_notebook_without_the_new_tags_is_graded_by_definition(tmp_path):
 
 def test_a_renamed_or_deleted_exercise_cell_is_named_with_the_reason(tmp_path):
     nb = built(4, solution=True)
-    cell = next(c for c in nb["cells"] if tag("4.2") in c["metadata"].get("tags", []))
+    cell = next(c for c in nb["cells"] if cell_tag("4.2") in c["metadata"].get("tags", []))
     cell["metadata"]["tags"] = []
     cell["source"] = cell["source"].replace("def no_exec(", "def no_exec_v2(")
     write(tmp_path, "renamed by the learner.ipynb", nb)
@@ -181,7 +181,7 @@ def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_p
 
 def test_ipython_magic_lines_do_not_break_the_cell(tmp_path):
     nb = built(5, solution=True)
-    cell = next(c for c in nb["cells"] if tag("5.1") in c["metadata"].get("tags", []))
+    cell = next(c for c in nb["cells"] if cell_tag("5.1") in c["metadata"].get("tags", []))
     cell["source"] = "%load_ext autoreload\n" + cell["source"] + "\n    !ls"
     write(tmp_path, "05_real_team.ipynb", nb)
     (job,) = collect([tmp_path])[0]
@@ -204,7 +204,7 @@ def rows():
 
 
 def test_the_table_is_learner_by_exercise_with_the_first_failing_check():
-    text = table(rows())
+    text = grid_table(rows())
     lines = text.splitlines()
     assert lines[0].split() == ["learner", "1.1", "3.1", "4.2"]
     assert lines[2].split() == ["alice", "-", "pass", "-"]
@@ -231,8 +231,7 @@ def test_every_exercise_of_the_course_is_graded_with_the_courses_own_row():
     # (an unknown id's error, which names the exercises there are: course.exercise, tests/course/test_course.py)
     assert set(SETUP) == {p.number for p in course.PARTS if any(e.part == p.number for e in course.EXERCISES)}, \
         "give each part with exercises its setup code in SETUP (classroom/exercises.py)"
-    assert [(e.id, e.part, e.grader, e.name) for e in EXERCISES] == \
-        [(e.id, e.part, e.grader, e.defines) for e in course.EXERCISES]
+    assert EXERCISES == course.EXERCISES
 
 
 def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):

@@ -18,7 +18,7 @@ import pytest
 
 from agent_team.classroom import cli
 from agent_team.classroom.cli import grade, main
-from agent_team.classroom.exercises import EXERCISES, tag
+from agent_team.classroom.exercises import EXERCISES, cell_tag
 from agent_team.classroom import node
 from agent_team.classroom.node import Limits, RunnerError, find_pyodide
 
@@ -46,8 +46,8 @@ def notebook(part, solution, replace=None):
 
 def _is(cell, exercise_id):
     tags = cell.get("metadata", {}).get("tags", [])
-    name = next(e.name for e in EXERCISES if e.id == exercise_id)
-    return tag(exercise_id) in tags or ("exercise" in tags and name in "".join(cell["source"]))
+    name = next(e.defines for e in EXERCISES if e.id == exercise_id)
+    return cell_tag(exercise_id) in tags or ("exercise" in tags and name in "".join(cell["source"]))
 
 
 WRONG_RUN_TEAM = '''

@@ -15,16 +15,16 @@ def test_every_exercise_has_a_grader_that_reports_under_its_id(row):
     assert callable(grader), f"{row.grader} is not exported by agent_team.grading"
     assert row.grader in grading.__all__
     report = grader(untouched)
-    if report.status != "not implemented":  # graders of data (an eval's rows) take None as the stub
+    if report.outcome != "not implemented":  # graders of data (an eval's rows) take None as the stub
         report = grader(None)
-    assert report.status == "not implemented" and not report.passed
+    assert report.outcome == "not implemented" and not report.passed
     assert report.exercise == row.id and f"Exercise {row.id}" in report.title
     assert report.checks and all(c.name and c.requirement for c in report.checks)
 
 
 def test_progress_lists_every_exercise_under_its_part():
-    listed = [(part, ex_id, name) for part, _, exercises in progress.PARTS for ex_id, name in exercises]
-    assert listed == [(f"part{row.part}", row.id, row.name) for row in course.EXERCISES]
+    listed = [(part, ex_id, name) for part, _, exercises in progress.BY_PART for ex_id, name in exercises]
+    assert listed == [(f"part{row.part}", row.id, row.title) for row in course.EXERCISES]
 
 
 def test_ids_are_unique_and_in_course_order():
@@ -36,6 +36,6 @@ def test_ids_are_unique_and_in_course_order():
 
 
 def test_an_unknown_exercise_is_a_clear_error():
-    assert course.exercise("4.2").name == "hardening rule"
+    assert course.exercise("4.2").title == "a hardening rule"
     with pytest.raises(KeyError, match="no exercise '4.3'; its exercises are 1.1, 2.1"):
         course.exercise("4.3")

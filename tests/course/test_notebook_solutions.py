@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from agent_team import gated, protocol
+from agent_team.classroom.exercises import SETUP
 from agent_team.faults import FAULTS, run_fault
-from agent_team.grading import check_my_fault, check_run_outcomes, check_run_team
+from agent_team.grading import grade_my_fault, grade_run_outcomes, grade_run_team
 from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.supervisor import supervise
 
@@ -36,9 +37,12 @@ def exercise_cells(part):
     return [c["source"] for c in cells if "exercise" in c["metadata"].get("tags", [])]
 
 
-def defined(part, name, scope):
-    """Run the exercise cell of ``part`` that defines ``name`` in ``scope``; return ``scope[name]``."""
+def defined(part, name):
+    """Run the exercise cell of ``part`` that defines ``name`` after the course's setup code for that
+    part (as a class is graded); return what it defines."""
     cell = next(c for c in exercise_cells(part) if f"def {name}(" in c or f"{name} = " in c)
+    scope = {}
+    exec(SETUP[int(part)], scope)
     exec(compile(cell, f"<part {part}: {name}>", "exec"), scope)
     return scope[name]
 
@@ -62,23 +66,19 @@ def test_the_run_tests_grader_compares_with_the_worked_solution():
 def test_the_run_team_solution_is_the_packages_reference():
     cell = next(c for c in exercise_cells("03") if "def run_team(" in c)
     assert body(cell) == body(inspect.getsource(protocol.run_team))
-    accepted(check_run_team(defined("03", "run_team", {})))
+    accepted(grade_run_team(defined("03", "run_team")))
 
 
 def test_the_run_outcomes_solution_reads_runs_as_the_package_does():
-    from agent_team.repo import PLAN_PATH
-    mine = defined("06", "run_outcomes", {"PLAN_PATH": PLAN_PATH})
+    mine = defined("06", "run_outcomes")
     runs = [supervise(max_rounds=n) for n in (0, 1, 4)] + [run_fault(name) for name in FAULTS]
     for run in runs:
         want = [{k: o[k] for k in ("step", "status", "risk")} for o in gated.run_outcomes(run)]
         assert mine(run) == want, run.stop_reason
-    accepted(check_run_outcomes(mine))
+    accepted(grade_run_outcomes(mine))
 
 
 def test_the_fault_of_ones_own_passes_its_grader():
-    from agent_team.policies import FULL_SOURCE, fake_reviewer
-    from agent_team.repo import SRC_PATH
-    fault = defined("06", "MY_FAULT", {"FULL_SOURCE": FULL_SOURCE, "fake_reviewer": fake_reviewer,
-                                       "SRC_PATH": SRC_PATH})
+    fault = defined("06", "MY_FAULT")
     assert fault["name"] not in FAULTS
-    accepted(check_my_fault(fault))
+    accepted(grade_my_fault(fault))

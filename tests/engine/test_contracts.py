@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.contracts import (ACTIONS, RISKS, RUN_STATUSES, STEP_STATUSES, ExecutorContract,
+from agent_team.contracts import (ACTIONS, RISKS, PLAN_RUN_STATUSES, STEP_STATUSES, ExecutorContract,
                                   GateDecision, Handoff, Plan, PlanStep, RetryProposal, ReviewReport,
                                   StepOutcome, final_status)
 from agent_team.handoffs import handoffs_from_trace
@@ -36,7 +36,7 @@ def decisions(draw):
 
 @st.composite
 def reports(draw):
-    execution, decision = draw(st.sampled_from(RUN_STATUSES)), draw(decisions())
+    execution, decision = draw(st.sampled_from(PLAN_RUN_STATUSES)), draw(decisions())
     return ReviewReport(execution_status=execution, status=final_status(execution, decision.passed),
                         decision=decision, reason=draw(text), next_action=draw(text))
 

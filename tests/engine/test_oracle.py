@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agent_team import oracle
 from agent_team.sandbox import runtime as rt
-from agent_team.oracle import CASES, check_source, run_tests
+from agent_team.oracle import CASES, source_problems, run_tests
 from agent_team.repo import SRC_PATH, STUB_SOURCE, initial_repo
 
 SLOW = 5.0   # generous: the machine is noisy; the oracle aims at ~0.1 s for hostile code
@@ -95,7 +95,7 @@ CORRECT = {
 
 @pytest.mark.parametrize("source", CORRECT.values(), ids=CORRECT.keys())
 def test_correct_solutions_pass(source):
-    assert check_source(source) == []
+    assert source_problems(source) == []
     report = run(source)
     assert report["errors"] == []
     assert (report["ok"], report["passed"], report["failed"]) == (True, 4, 0)
@@ -229,17 +229,17 @@ def test_unsafe_source_is_refused_before_it_runs(source, words):
     assert words is None or words in text, text
     if "Python cannot" not in text and "NUL" not in text and words:
         assert "is not allowed in the sandbox" in text
-        assert check_source(source) == report["errors"]
+        assert source_problems(source) == report["errors"]
         assert all(case["error"] == "not run: the sandbox refused the code (see errors)"
                    for case in report["cases"])
 
 
 def test_check_source_is_empty_for_the_stub_and_lists_every_problem():
-    assert check_source(STUB_SOURCE) == []
-    problems = check_source("import os\nx = ().__class__\ny = eval('1')\n")
+    assert source_problems(STUB_SOURCE) == []
+    problems = source_problems("import os\nx = ().__class__\ny = eval('1')\n")
     assert [p.split(":")[0] for p in problems] == ["line 1", "line 2", "line 3"]
-    assert check_source(None) == ["the source must be a str, not NoneType"]
-    assert len(check_source("\n".join(f"_v{i} = {i}" for i in range(50)))) == 11   # capped, "... and 40 more"
+    assert source_problems(None) == ["the source must be a str, not NoneType"]
+    assert len(source_problems("\n".join(f"_v{i} = {i}" for i in range(50)))) == 11   # capped, "... and 40 more"
 
 
 @pytest.mark.parametrize("source, words", [
@@ -423,7 +423,7 @@ def check_report_types(report):
 @given(st.text(max_size=300))
 def test_any_text_as_source_never_raises(source):
     check_report_types(run(source))
-    assert type(check_source(source)) is list
+    assert type(source_problems(source)) is list
 
 
 TOKENS = ["def fizzbuzz(n):", "\n", "    ", "return", " n", " str(n)", " %", " 3", " 15", " ==", " 0",

@@ -5,7 +5,7 @@ import pytest
 from agent_team import progress
 from agent_team import widgets as W
 from agent_team.faults import FAULTS, layers_seen, run_fault
-from agent_team.predict import FAULT_QUESTIONS, LAYERS, fault_answers, layer_words
+from agent_team.predict import FAULT_QUESTIONS, LAYER_WORDS, fault_answers, layer_words
 from agent_team.render.predict import outcome_text, predict_html
 
 @pytest.mark.parametrize("name", list(FAULTS))
@@ -17,7 +17,7 @@ def test_each_fault_is_stopped_by_the_layer_its_row_names_and_the_trace_shows_it
 
 
 def test_every_layer_has_words_and_a_misspelt_one_is_named():
-    assert len(LAYERS) == len(set(LAYERS)) == 4
+    assert len(LAYER_WORDS) == len(set(LAYER_WORDS)) == 4
     with pytest.raises(KeyError, match="the layers are allowlist"):
         layer_words("firewall")
 

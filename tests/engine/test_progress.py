@@ -16,10 +16,11 @@ def clean_env(monkeypatch):
 
 def test_exercises_per_part_are_data():
     assert course.exercise_ids()[:8] == ["1.1", "2.1", "3.1", "4.1", "4.2", "5.1", "6.1", "6.2"]
-    names = {ex_id: name for _, _, exercises in progress.PARTS for ex_id, name in exercises}
-    assert names["1.1"] == "run_tests" and names["2.1"] == "nits counter" and names["3.1"] == "run_team"
-    assert names["4.1"] == "fault eval" and names["4.2"] == "hardening rule" and names["5.1"] == "gate"
-    assert [part for part, _, _ in progress.PARTS] == ["part1", "part2", "part3", "part4", "part5", "part6"]
+    names = {ex_id: name for _, _, exercises in progress.BY_PART for ex_id, name in exercises}
+    assert names["1.1"] == "write the oracle" and names["2.1"] == "the nits counter"
+    assert names["3.1"] == "run_team"
+    assert names["4.1"] == "an eval of faults" and names["4.2"] == "a hardening rule" and names["5.1"] == "the reviewer gate"
+    assert [part for part, _, _ in progress.BY_PART] == ["part1", "part2", "part3", "part4", "part5", "part6"]
 
 
 def test_record_and_load_round_trip(tmp_path):
@@ -43,7 +44,7 @@ def test_status_lists_every_part_with_done_and_not_yet(tmp_path):
     by_id = {ex["id"]: ex for p in parts for ex in p["exercises"]}
     assert by_id["1.1"]["done"] is True and by_id["1.1"]["attempts"] == 1
     assert by_id["4.2"]["done"] is False and by_id["4.2"]["attempts"] == 1
-    assert by_id["5.1"] == {"id": "5.1", "name": "gate", "done": False, "passed": False, "attempts": 0}
+    assert by_id["5.1"] == {"id": "5.1", "title": "the reviewer gate", "done": False, "passed": False, "attempts": 0}
     assert parts[0]["done"] == 1 and parts[3]["total"] == 2 and parts[3]["done"] == 0
 
 
@@ -121,14 +122,14 @@ def test_grading_records_nothing_a_report_shown_records_its_exercise_once(tmp_pa
     from agent_team.protocol import run_team
     file = tmp_path / "p.json"
     clean_env.setenv("AGENT_TEAM_PROGRESS", str(file))
-    report = grading.check_run_team(run_team)
+    report = grading.grade_run_team(run_team)
     assert report.passed and not file.exists()  # a test, a build, a grader inside a grader: no file
     bundle = report._repr_mimebundle_()  # what a notebook asks for when it shows the report
     assert bundle["text/html"] == report._repr_html_()
     assert progress.load(file)["3.1"] == {"passed": True, "passed_once": True, "attempts": 1}
     report._repr_mimebundle_()  # the same report shown again (a re-render) is the same attempt
     assert progress.load(file)["3.1"]["attempts"] == 1
-    grading.check_run_team(lambda *args: None)._repr_mimebundle_()  # the next graded run, shown
+    grading.grade_run_team(lambda *args: None)._repr_mimebundle_()  # the next graded run, shown
     assert progress.load(file)["3.1"] == {"passed": False, "passed_once": True, "attempts": 2}
 
 

@@ -392,7 +392,7 @@ def fake_report(**kw):
               SimpleNamespace(name="result", requirement="it returns the code", passed=None,
                               detail="", divergence=None)]
     base = dict(title="Exercise 3.1: run_team", checks=checks, hint="Use `continue` after a rejection.",
-                status="not yet", passed=False)
+                outcome="not yet", passed=False)
     base.update(kw)
     return SimpleNamespace(**base)
 
@@ -412,7 +412,7 @@ def test_report_has_a_table_of_checks_the_first_divergence_a_hint_and_details():
 
 def test_a_passed_report_has_no_hint_and_a_passed_badge():
     checks = [SimpleNamespace(name="x", requirement="y", passed=True, detail="", divergence=None)]
-    html = report_html(fake_report(checks=checks, status="passed", passed=True))
+    html = report_html(fake_report(checks=checks, outcome="passed", passed=True))
     assert "passed" in html and "Hint" not in html and "1 of 1 checks pass." in html
 
 
@@ -435,7 +435,7 @@ def test_report_copes_with_missing_attributes_and_long_divergences():
     rep = SimpleNamespace(title="t", checks=[SimpleNamespace(name="c", requirement="r", passed=False,
                                                              detail="d", divergence=div)])
     html = report_html(rep)
-    assert "not yet" in html  # status and passed worked out from the checks
+    assert "not yet" in html  # outcome and passed worked out from the checks
     assert "earlier lines agree" in html and "more lines" in html
     assert "line 60" in html and "line 5<" not in html
     text = report_text(rep)
@@ -471,7 +471,7 @@ def test_a_real_grader_report_renders_through_its_repr_html():
             feedback = "test: " + result
         return None, log
 
-    rep = grading.check_run_team(skips_review)
+    rep = grading.grade_run_team(skips_review)
     html = rep._repr_html_()
     assert html == report_html(rep)
     assert "First difference" in html and "not yet" in html and "<script" not in html
@@ -482,8 +482,8 @@ def test_a_real_grader_report_renders_through_its_repr_html():
 
 def test_progress_renders_done_and_not_yet():
     parts = [{"part": "part1", "title": "Part 1: <arch>", "done": 1, "total": 2,
-              "exercises": [{"id": "1.1", "name": "run_tests", "done": True, "passed": False, "attempts": 3},
-                            {"id": "1.2", "name": "other", "done": False, "passed": False, "attempts": 0}]}]
+              "exercises": [{"id": "1.1", "title": "run_tests", "done": True, "passed": False, "attempts": 3},
+                            {"id": "1.2", "title": "other", "done": False, "passed": False, "attempts": 0}]}]
     html = progress_html(parts)
     assert "1 of 2 exercises done" in html and ">done<" in html and ">not yet<" in html
     assert "the last one did not pass" in html and "&lt;arch&gt;" in html

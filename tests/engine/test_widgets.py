@@ -311,7 +311,7 @@ def test_progress_widget_reads_the_file_and_refreshes(tmp_path):
     progress.record("1.1", True, file=file)
     p._refresh_button.click()
     assert f"1 of {len(course.EXERCISES)} exercises done" in p._view.value
-    assert "[x] 1.1 run_tests" in str(p) and "[ ] 3.1 run_team" in str(p)
+    assert "[x] 1.1 write the oracle" in str(p) and "[ ] 3.1 run_team" in str(p)
 
 
 def test_progress_widget_under_pytest_shows_nothing_done(monkeypatch, tmp_path, no_widgets):

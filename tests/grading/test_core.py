@@ -20,7 +20,7 @@ def test_fail_marks_the_declared_check_and_keeps_the_first_reason():
     report.fail("rounds", "called 9 times")
     (check,) = report.checks
     assert check.passed is False and check.detail == "called 4 times"
-    assert report.finish(ran=True).status == "not yet"
+    assert report.finish(ran=True).outcome == "not yet"
 
 
 def test_failing_an_undeclared_check_is_a_grader_bug():

@@ -9,7 +9,7 @@ import re
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
-from agent_team.grading import check_run_tests
+from agent_team.grading import grade_run_tests
 from agent_team.oracle import CASES
 from agent_team.repo import SRC_PATH
 
@@ -774,12 +774,12 @@ CORRECT = [with_compile_and_get, helper_per_case, class_based, catches_base_exce
 
 @pytest.mark.parametrize("fn", list(MUTANTS), ids=lambda f: f.__name__)
 def test_every_wrong_run_tests_is_rejected_by_the_rule_it_breaks(fn):
-    assert_rejected_by(check_run_tests(fn), MUTANTS[fn])
+    assert_rejected_by(grade_run_tests(fn), MUTANTS[fn])
 
 
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: f.__name__)
 def test_every_correct_run_tests_is_accepted(fn):
-    assert_accepted(check_run_tests(fn))
+    assert_accepted(grade_run_tests(fn))
 
 
 def test_the_suites_are_big_enough():
@@ -789,9 +789,9 @@ def test_the_suites_are_big_enough():
 
 
 def test_checks_no_case_reached_show_as_not_run_not_passed():
-    nothing = check_run_tests(lambda repo: None)  # never a report: nothing after the shape is judged
+    nothing = grade_run_tests(lambda repo: None)  # never a report: nothing after the shape is judged
     assert {c.name: c.passed for c in nothing.checks} == {
         "never raises": True, "report shape": False, "one fresh dict": None, "the four CASES": None,
         "ok": None, "errors explain": None}
-    crash = check_run_tests(lambda repo: 1 / 0)
+    crash = grade_run_tests(lambda repo: 1 / 0)
     assert [c.name for c in crash.checks if c.passed is not None] == ["never raises"]

@@ -10,7 +10,7 @@ import re
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
-from agent_team.grading import check_nits_reviewer
+from agent_team.grading import grade_nits_reviewer
 from agent_team.policies import output, review_patch
 
 NITS_LIMIT = 3
@@ -418,12 +418,12 @@ CORRECT = [plain, with_sum, hand_written_json, counter_loop, early_returns, muta
 
 @pytest.mark.parametrize("fn", list(MUTANTS), ids=lambda f: f.__name__)
 def test_every_wrong_reviewer_is_rejected_by_the_rule_it_breaks(fn):
-    assert_rejected_by(check_nits_reviewer(fn), MUTANTS[fn])
+    assert_rejected_by(grade_nits_reviewer(fn), MUTANTS[fn])
 
 
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: getattr(f, "__name__", type(f).__name__))
 def test_every_correct_reviewer_is_accepted(fn):
-    assert_accepted(check_nits_reviewer(fn))
+    assert_accepted(grade_nits_reviewer(fn))
 
 
 def test_the_suites_are_big_enough():
@@ -433,8 +433,8 @@ def test_the_suites_are_big_enough():
 
 
 def test_checks_no_readable_output_reached_show_as_not_run_not_passed():
-    report = check_nits_reviewer(lambda goal, view: {"verdict": "approve"})  # never the output schema
+    report = grade_nits_reviewer(lambda goal, view: {"verdict": "approve"})  # never the output schema
     assert {c.name: c.passed for c in report.checks} == {
         "output schema": False, "green: approve": None, "red: request_changes": None, "notes": None,
         "message": None, "escalate at the limit": None, "counts requests": None, "no test report": None}
-    assert report.status == "not yet"
+    assert report.outcome == "not yet"

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 from agent_team.protocol import run_team as reference
 from hostile import Exploding, ExplodingList, ExplodingStr
 
@@ -216,7 +216,7 @@ CORRECT = [reference, with_while, with_keywords_and_lists, with_a_state_machine,
 
 @pytest.mark.parametrize("fn", CORRECT, ids=[f.__name__ for f in CORRECT])
 def test_a_correct_run_team_in_any_style_passes(fn):
-    report = check_run_team(fn)
+    report = grade_run_team(fn)
     assert report.passed, str(report)
     assert all(c.passed is True for c in report.checks)
 
@@ -254,8 +254,8 @@ HOSTILE = [returns(Exploding()), returns((Exploding(), [])), returns(("v3", Expl
 
 @pytest.mark.parametrize("fn", HOSTILE, ids=range(len(HOSTILE)))
 def test_a_hostile_run_team_fails_with_words_and_the_reference_still_passes_after(fn):
-    report = check_run_team(fn)
+    report = grade_run_team(fn)
     assert not report.passed
     assert next(c for c in report.checks if c.passed is False).detail
     assert "Traceback" not in str(report) and report._repr_html_()
-    assert check_run_team(reference).passed
+    assert grade_run_team(reference).passed

@@ -1,12 +1,12 @@
-"""check_run_team: the reference passes; each classic bug fails the check that names it."""
+"""grade_run_team: the reference passes; each classic bug fails the check that names it."""
 
 import time
 
 import pytest
 
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 from agent_team.clip import safe_repr
-from agent_team.grading.core import Check, Report, call_learner, first_divergence
+from agent_team.grading.core import Check, Report, call_learner, line_divergence
 from agent_team.grading.run_team import NAMED, REQUIREMENTS
 from agent_team.protocol import SEED_EXAMPLE, run_team
 from grader_helpers import first_failing
@@ -23,7 +23,7 @@ def grade(fn, bound=15.0):
     if key in _REPORTS and _REPORTS[key][0] is fn:
         return _REPORTS[key][1]
     start = time.perf_counter()
-    report = check_run_team(fn)
+    report = grade_run_team(fn)
     elapsed = time.perf_counter() - start
     assert elapsed < bound, f"grading took {elapsed:.1f} s"
     _REPORTS[key] = fn, report
@@ -104,7 +104,7 @@ def reference_report():
 
 def test_the_reference_passes_every_check(reference_report):
     report = reference_report
-    assert report.passed and report.status == "passed"
+    assert report.passed and report.outcome == "passed"
     assert [c.name for c in report.checks] == CHECK_NAMES
     assert all(c.passed is True for c in report.checks)
     assert str(report).splitlines()[0].endswith("PASSED")
@@ -124,7 +124,7 @@ def test_a_stub_raising_not_implemented_gets_a_friendly_report():
         raise NotImplementedError
     report = grade(stub, bound=3.0)
     assert not report.passed
-    assert report.status == "not implemented"
+    assert report.outcome == "not implemented"
     text = str(report)
     assert "NOT IMPLEMENTED" in text and "NotImplementedError" in text
     assert "Traceback" not in text
@@ -221,7 +221,7 @@ def test_each_bug_fails_first_the_check_that_names_it(fn, check, request):
         request.getfixturevalue("short_caps")  # a hang costs a fifth of a second, not 2 s
     report = grade(fn)
     checks = by_name(report)
-    assert not report.passed and report.status == "not yet"
+    assert not report.passed and report.outcome == "not yet"
     assert first_failing(report).name == check, str(report)
     assert checks[check].detail
     # the failing check and its explanation are in the plain-text report
@@ -257,7 +257,7 @@ def test_one_round_too_many_says_how_many_calls():
 
 def test_an_infinite_loop_is_reported_quickly_as_not_returning(short_caps):
     start = time.perf_counter()
-    report = check_run_team(infinite_loop)
+    report = grade_run_team(infinite_loop)
     assert time.perf_counter() - start < 0.95 * short_caps.REAL  # generous, yet a cap not applied fails
     detail = by_name(report)["returns"].detail
     assert "did not return" in detail and "loop" in detail
@@ -285,7 +285,7 @@ def test_a_keyboard_interrupt_is_not_swallowed_by_the_grader():
     def stop(*args):
         raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        check_run_team(stop)
+        grade_run_team(stop)
 
 
 def test_a_hostile_return_value_does_not_break_the_report():
@@ -345,11 +345,11 @@ def test_named_scenarios_include_the_ones_the_issue_asks_for():
 # --- core helpers -----------------------------------------------------------------------------
 
 def test_first_divergence_finds_the_first_mismatch_with_context():
-    div = first_divergence("sc", list("abcdefg"), list("abcdXfg"))
+    div = line_divergence("sc", list("abcdefg"), list("abcdXfg"))
     assert div.step == "step 5"
     assert div.expected[div.index] == "e" and div.actual[div.index] == "X"
-    assert first_divergence("sc", ["a"], ["a"]) is None
-    short = first_divergence("sc", ["a", "b"], ["a"])
+    assert line_divergence("sc", ["a"], ["a"]) is None
+    short = line_divergence("sc", ["a", "b"], ["a"])
     assert "(nothing)" in str(short)
 
 
@@ -386,6 +386,6 @@ def test_show_is_short_and_safe():
 
 def test_rules_after_the_first_break_show_as_not_run_not_passed():
     # Never calls an agent: the planner rule breaks first in every scenario; the rest were never judged.
-    report = check_run_team(lambda task, planner, coder, reviewer, tester, max_rounds: ("x", []))
+    report = grade_run_team(lambda task, planner, coder, reviewer, tester, max_rounds: ("x", []))
     assert [c.name for c in report.checks if c.passed is True] == ["shape", "returns"]
     assert [c.name for c in report.checks if c.passed is False] == ["plan once"]

@@ -11,7 +11,7 @@ failing check (and 14 more in test_ex_3_1_grader.py).
 import pytest
 from grader_helpers import first_failing
 
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 
 
 # --- the keywords ---------------------------------------------------------------------------
@@ -509,7 +509,7 @@ WRONG = [
 def test_each_wrong_run_team_fails_first_the_rule_it_breaks(fn, check, words, request):
     if fn is loops_forever_on_zero:
         request.getfixturevalue("short_caps")  # a hang costs a fifth of a second, not 2 s
-    report = check_run_team(fn)
+    report = grade_run_team(fn)
     first = first_failing(report)
     assert not report.passed and first is not None, str(report)
     assert first.name == check, str(report)
@@ -526,5 +526,5 @@ def test_the_wrong_ones_are_all_different_functions_and_the_grader_says_how_many
 def test_no_advice_that_moves_away_from_the_protocol():
     """A tester run on unapproved code is told to skip the test, never to pass 'test: ' feedback."""
     for fn in (accepts_lgtm, approve_anywhere, every_code_tested):
-        detail = first_failing(check_run_team(fn)).detail
+        detail = first_failing(grade_run_team(fn)).detail
         assert "test:" not in detail and "ends without a test" in detail

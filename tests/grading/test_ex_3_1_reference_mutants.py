@@ -6,7 +6,7 @@ tests/grading/mutation.py makes the mutants. Measured: 51 mutants, 51 rejected, 
 import inspect
 
 from agent_team import protocol
-from agent_team.grading import check_run_team
+from agent_team.grading import grade_run_team
 
 from mutation import mutants, survivors
 
@@ -14,6 +14,6 @@ from mutation import mutants, survivors
 def test_every_mutant_of_the_run_team_reference_is_rejected():
     found = mutants(inspect.getsource(protocol.run_team))
     assert len(found) >= 45
-    alive = survivors(found, lambda m: check_run_team(m.load(namespace=vars(protocol))))
+    alive = survivors(found, lambda m: grade_run_team(m.load(namespace=vars(protocol))))
     assert alive == [], "\n".join(m.description for m in alive)
     assert f"{len(found)} mutants, {len(found)} rejected, no survivors" in " ".join(__doc__.split())

@@ -12,7 +12,7 @@ from grader_helpers import FIZZ, GOOD, GREEDY, H1, H4, STUBBORN, WIPE, assert_ac
 
 from agent_team.faults import FAULTS, fizz_only_coder, garbage_reviewer, greedy_planner, stubborn_reviewer, wipe_plan
 from agent_team.faults import test_editing_coder as edits_tests_coder
-from agent_team.grading import check_fault_eval
+from agent_team.grading import grade_fault_eval
 from agent_team.policies import FULL_SOURCE, fake_coder, fake_planner, fake_reviewer, output
 from agent_team.repo import SRC_PATH, initial_repo
 
@@ -154,17 +154,17 @@ def test_every_wrong_eval_is_rejected_by_the_rule_it_breaks(name, request):
     if name == "a looping coder at the default seconds":
         request.getfixturevalue("short_caps")  # the loop costs tenths of a second, not 4 s
     rows, check = MUTANTS[name]
-    assert_rejected_by(check_fault_eval(rows), check)
+    assert_rejected_by(grade_fault_eval(rows), check)
 
 
 @pytest.mark.parametrize("name", list(CORRECT))
 def test_every_correct_eval_is_accepted(name):
-    assert_accepted(check_fault_eval(CORRECT[name]))
+    assert_accepted(grade_fault_eval(CORRECT[name]))
 
 
 def test_a_looping_policy_costs_at_most_the_eval_budget(short_caps):
     start = time.perf_counter()
-    report = check_fault_eval(GOOD + [("loops", {"coder": looping_coder, "max_rounds": 12}, "budget")])
+    report = grade_fault_eval(GOOD + [("loops", {"coder": looping_coder, "max_rounds": 12}, "budget")])
     # the eval's cap is cut to 0.4 s: generous next to it, yet the real 4 s cap would fail this
     assert time.perf_counter() - start < 0.95 * short_caps.REAL
     assert "seconds" in report.check("row limits").detail

@@ -9,7 +9,7 @@ import re
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
-from agent_team.grading import check_hardening
+from agent_team.grading import grade_hardening
 
 
 def token_exec_call(role, patch):
@@ -320,12 +320,12 @@ CORRECT = [with_any, with_regex, with_find, with_count, with_lambda, Rule(), ear
 
 @pytest.mark.parametrize("fn", list(MUTANTS), ids=lambda f: f.__name__)
 def test_every_wrong_rule_is_rejected_by_the_rule_it_breaks(fn):
-    assert_rejected_by(check_hardening(fn), MUTANTS[fn])
+    assert_rejected_by(grade_hardening(fn), MUTANTS[fn])
 
 
 @pytest.mark.parametrize("fn", CORRECT, ids=lambda f: getattr(f, "__name__", type(f).__name__))
 def test_every_correct_rule_is_accepted(fn):
-    assert_accepted(check_hardening(fn))
+    assert_accepted(grade_hardening(fn))
 
 
 def test_the_suites_are_big_enough():
@@ -335,8 +335,8 @@ def test_the_suites_are_big_enough():
 
 
 def test_a_wrong_rule_leaves_the_supervisor_check_not_run_not_passed():
-    report = check_hardening(lambda role, patch: None)  # right on the other roles, never refuses
+    report = grade_hardening(lambda role, patch: None)  # right on the other roles, never refuses
     status = {c.name: c.passed for c in report.checks}
     assert status == {"refuses exec": False, "refuses __import__": False, "allows the rest": True,
                       "other roles": True, "in the supervisor": None}
-    assert report.status == "not yet"
+    assert report.outcome == "not yet"

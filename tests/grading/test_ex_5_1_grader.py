@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent_team.grading.gate import check_gate, expected_gate
+from agent_team.grading.gate import grade_gate, expected_gate
 
 ORDER = ("failed", "cancelled", "skipped")
 ACTION = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
@@ -26,17 +26,17 @@ def failed_checks(report):
 
 
 def test_a_correct_gate_passes_every_check():
-    report = check_gate(make_gate())
+    report = grade_gate(make_gate())
     assert report.passed, str(report)
-    reference = check_gate(expected_gate)
+    reference = grade_gate(expected_gate)
     assert reference.passed, str(reference)
 
 
 def test_the_untouched_stub_is_not_implemented():
     def gate(outcomes):
         raise NotImplementedError("Exercise: replace this line with your code")
-    report = check_gate(gate)
-    assert report.status == "not implemented" and not report.passed
+    report = grade_gate(gate)
+    assert report.outcome == "not implemented" and not report.passed
 
 
 @pytest.mark.parametrize("gate, broken", [
@@ -45,7 +45,7 @@ def test_the_untouched_stub_is_not_implemented():
     (make_gate(blocking=("failed", "cancelled")), "skipped"),
 ])
 def test_each_wrong_rule_is_named(gate, broken):
-    report = check_gate(gate)
+    report = grade_gate(gate)
     assert not report.passed and broken in failed_checks(report)
     assert "success passes" not in failed_checks(report)
 
@@ -55,15 +55,15 @@ def test_a_gate_blocked_by_risk_fails_that_check_with_the_case_named():
         if any(o.get("risk") in ("write", "execute") for o in outcomes):
             return {"passed": False, "action": "user_decision", "step": outcomes[0]["step"]}
         return make_gate()(outcomes)
-    report = check_gate(nervous)
+    report = grade_gate(nervous)
     check = next(c for c in report.checks if c.name == "risk does not block")
     assert check.passed is False and "a write and an execute step" in check.detail
 
 
 def test_shape_and_crashes_are_reported_not_raised():
-    report = check_gate(lambda outcomes: True)
+    report = grade_gate(lambda outcomes: True)
     assert "shape" in failed_checks(report) and "return a dict" in str(report)
-    report = check_gate(lambda outcomes: outcomes[5])
+    report = grade_gate(lambda outcomes: outcomes[5])
     assert not report.passed and "IndexError" in str(report)
-    report = check_gate(lambda outcomes: {"passed": "yes", "action": None, "step": None})
+    report = grade_gate(lambda outcomes: {"passed": "yes", "action": None, "step": None})
     assert "'passed' is 'yes'" in str(report)

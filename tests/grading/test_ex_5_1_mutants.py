@@ -11,7 +11,7 @@ failing check (and 4 more named in test_ex_5_1_grader.py); 9 correct ones in oth
 import pytest
 from grader_helpers import first_failing
 
-from agent_team.grading.gate import check_gate, expected_gate
+from agent_team.grading.gate import grade_gate, expected_gate
 from hostile import Exploding, ExplodingDict, ExplodingKey
 
 ACTION = {"failed": "retry_step", "cancelled": "resume_plan", "skipped": "user_decision"}
@@ -165,7 +165,7 @@ WRONG = [
 def test_each_wrong_gate_fails_first_the_rule_it_breaks(gate, check, request):
     if gate is loops_on_empty:
         request.getfixturevalue("short_caps")  # a hang costs a fifth of a second, not 2 s
-    report = check_gate(gate)
+    report = grade_gate(gate)
     first = first_failing(report)
     assert not report.passed and first is not None, str(report)
     assert first.name == check, str(report)
@@ -180,11 +180,11 @@ def test_there_are_enough_different_wrong_gates_and_the_grader_says_how_many():
 
 
 def test_the_first_line_explains_the_rule_in_its_own_words():
-    detail = first_failing(check_gate(min_id)).detail
+    detail = first_failing(grade_gate(min_id)).detail
     assert "S4 and S3 failed" in detail and "'S4'" in detail and "FIRST step of that kind" in detail
-    detail = first_failing(check_gate(first_six)).detail
+    detail = first_failing(grade_gate(first_six)).detail
     assert "however long the list" in detail
-    detail = first_failing(check_gate(position_id)).detail
+    detail = first_failing(grade_gate(position_id)).detail
     assert "exactly as the outcome gives it" in detail
 
 
@@ -270,7 +270,7 @@ CORRECT = [make(), with_loops, with_a_rank, with_first_of_each_kind, with_all_an
 
 @pytest.mark.parametrize("gate", CORRECT, ids=range(len(CORRECT)))
 def test_a_correct_gate_in_any_style_passes(gate):
-    report = check_gate(gate)
+    report = grade_gate(gate)
     assert report.passed, str(report)
     assert all(c.passed is True for c in report.checks)
 
@@ -300,22 +300,22 @@ HOSTILE = [
 
 @pytest.mark.parametrize("gate", HOSTILE, ids=range(len(HOSTILE)))
 def test_a_hostile_gate_fails_with_words_and_the_reference_still_passes_after(gate):
-    report = check_gate(gate)
+    report = grade_gate(gate)
     assert not report.passed
     assert first_failing(report).detail
-    assert check_gate(with_loops).passed
+    assert grade_gate(with_loops).passed
 
 
 def test_a_gate_that_empties_its_input_changes_nothing_for_the_next_case_or_the_next_grading():
-    assert check_gate(mutates_its_input).passed  # its answers are right: each case got its own copy
-    assert check_gate(with_loops).passed
+    assert grade_gate(mutates_its_input).passed  # its answers are right: each case got its own copy
+    assert grade_gate(with_loops).passed
 
 
 def test_a_gate_that_never_returns_passes_no_check(short_caps):
     def hangs(outcomes):
         while True:
             pass
-    report = check_gate(hangs)
+    report = grade_gate(hangs)
     assert not report.passed
     assert [c.name for c in report.checks if c.passed is False] == ["success passes"]
     assert all(c.passed is None for c in report.checks if c.name != "success passes")
@@ -327,6 +327,6 @@ def test_a_gate_that_hangs_later_stops_grading_at_that_hang(short_caps):
         while len(outcomes) > 6:
             pass
         return with_loops(outcomes)
-    report = check_gate(hangs_on_long_lists)
+    report = grade_gate(hangs_on_long_lists)
     failed = [c.name for c in report.checks if c.passed is False]
     assert failed == ["every outcome counts"] and report.checks[0].passed is True

@@ -17,7 +17,7 @@ import types
 from pathlib import Path
 
 from agent_team import gate as gate_module
-from agent_team.grading.gate import check_gate, gate_cases, random_cases
+from agent_team.grading.gate import grade_gate, gate_cases, random_cases
 
 from mutation import mutants, survivors
 
@@ -39,10 +39,10 @@ def notebook_solution():
 
 def test_every_mutant_of_the_notebook_gate_is_rejected():
     source = notebook_solution()
-    assert check_gate(_load(source)).passed  # the solution itself
+    assert grade_gate(_load(source)).passed  # the solution itself
     found = mutants(source)
     assert len(found) >= 30
-    alive = survivors(found, lambda m: check_gate(m.load("gate")))
+    alive = survivors(found, lambda m: grade_gate(m.load("gate")))
     assert alive == [], "\n".join(m.description for m in alive)
     assert f"the notebook's solution, {len(found)} mutants, all rejected" in " ".join(__doc__.split())
 
@@ -104,9 +104,9 @@ def test_every_non_equivalent_mutant_of_review_gate_is_rejected():
     # cheap containers instead of the validated dataclasses: the same fields, a hundred times faster
     scope = dict(vars(gate_module), RetryProposal=_light,
                  GateDecision=lambda passed, proposal=None, **rest: _light(passed=passed, proposal=proposal))
-    assert check_gate(_as_gate(gate_module.review_gate)).passed
+    assert grade_gate(_as_gate(gate_module.review_gate)).passed
     found = mutants(source)
-    alive = survivors(found, lambda m: check_gate(_as_gate(m.load(namespace=scope))))
+    alive = survivors(found, lambda m: grade_gate(_as_gate(m.load(namespace=scope))))
     unexplained = [m.description for m in alive
                    if not any(lines[int(m.description.split()[1].rstrip(":")) - 1].strip().startswith(key)
                               for key in EQUIVALENT)]

@@ -2,7 +2,7 @@
 fails the step it breaks, the stub and a crash are reported."""
 
 from agent_team.gated import run_outcomes
-from agent_team.grading import check_run_outcomes
+from agent_team.grading import grade_run_outcomes
 
 
 def failed(report):
@@ -10,7 +10,7 @@ def failed(report):
 
 
 def test_run_outcomes_reference_passes_and_mutants_fail_their_step():
-    assert check_run_outcomes(run_outcomes).passed
+    assert grade_run_outcomes(run_outcomes).passed
 
     def plan_always_ok(run):
         return [{**run_outcomes(run)[0], "status": "success"}, *run_outcomes(run)[1:]]
@@ -18,15 +18,15 @@ def test_run_outcomes_reference_passes_and_mutants_fail_their_step():
     def no_skips(run):
         return [{**o, "status": "failed" if o["status"] == "skipped" else o["status"]} for o in run_outcomes(run)]
 
-    assert failed(check_run_outcomes(plan_always_ok)) == {"plan step", "gated status"}
-    assert failed(check_run_outcomes(no_skips)) == {"code step", "tests step", "review step"}
-    assert failed(check_run_outcomes(lambda run: run_outcomes(run)[::-1])) == {"shape"}
+    assert failed(grade_run_outcomes(plan_always_ok)) == {"plan step", "gated status"}
+    assert failed(grade_run_outcomes(no_skips)) == {"code step", "tests step", "review step"}
+    assert failed(grade_run_outcomes(lambda run: run_outcomes(run)[::-1])) == {"shape"}
 
 
 def test_run_outcomes_stub_and_crash():
     def stub(run):
         raise NotImplementedError
 
-    assert check_run_outcomes(stub).status == "not implemented"
-    crashed = check_run_outcomes(lambda run: run["missing"])
+    assert grade_run_outcomes(stub).status == "not implemented"
+    crashed = grade_run_outcomes(lambda run: run["missing"])
     assert not crashed.passed and "raised" in str(crashed)

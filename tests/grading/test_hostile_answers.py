@@ -7,8 +7,8 @@ from hostile import (Boom, HOSTILE_VALUES, Exploding, ExplodingDict, ExplodingIn
                      ExplodingStr, boom)
 
 from agent_team.gated import run_outcomes as reference_outcomes
-from agent_team.grading import (check_fault_eval, check_hardening, check_my_fault, check_nits_reviewer,
-                                check_run_outcomes, check_run_tests)
+from agent_team.grading import (grade_fault_eval, grade_hardening, grade_my_fault, grade_nits_reviewer,
+                                grade_run_outcomes, grade_run_tests)
 from agent_team.grading.ex_hardening import reference_no_exec
 from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.policies import fake_coder, nits_reviewer
@@ -41,20 +41,20 @@ def assert_failing_report(report):
 
 
 def test_run_tests_reference_passes():
-    assert check_run_tests(reference_run_tests).passed
+    assert grade_run_tests(reference_run_tests).passed
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES, ids=_ids)
 def test_run_tests_hostile_return_values(value):
-    assert_failing_report(check_run_tests(returning(value)))
-    assert check_run_tests(reference_run_tests).passed
+    assert_failing_report(grade_run_tests(returning(value)))
+    assert grade_run_tests(reference_run_tests).passed
 
 
 @pytest.mark.parametrize("field", ["ok", "passed", "failed", "errors"])
 @pytest.mark.parametrize("value", [Exploding(), ExplodingStr("x"), ExplodingInt(1), ExplodingList()], ids=_ids)
 def test_run_tests_hostile_fields(field, value):
-    assert_failing_report(check_run_tests(run_tests_with(**{field: value})))
-    assert check_run_tests(reference_run_tests).passed
+    assert_failing_report(grade_run_tests(run_tests_with(**{field: value})))
+    assert grade_run_tests(reference_run_tests).passed
 
 
 def test_run_tests_that_wrecks_its_repo_poisons_nothing():
@@ -63,8 +63,8 @@ def test_run_tests_that_wrecks_its_repo_poisons_nothing():
         repo.clear()
         repo[SRC_PATH] = "def fizzbuzz(n):\n    return 'poison'\n"
         return result
-    assert check_run_tests(wrecker).passed  # scribbling on its own copy is not against the text
-    assert check_run_tests(reference_run_tests).passed
+    assert grade_run_tests(wrecker).passed  # scribbling on its own copy is not against the text
+    assert grade_run_tests(reference_run_tests).passed
 
 
 def nits_with(**fields):
@@ -75,8 +75,8 @@ def nits_with(**fields):
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES, ids=_ids)
 def test_nits_hostile_return_values(value):
-    assert_failing_report(check_nits_reviewer(returning(value)))
-    assert check_nits_reviewer(nits_reviewer).passed
+    assert_failing_report(grade_nits_reviewer(returning(value)))
+    assert grade_nits_reviewer(nits_reviewer).passed
 
 
 @pytest.mark.parametrize("field", ["role", "thought", "patches", "message"])
@@ -84,8 +84,8 @@ def test_nits_hostile_return_values(value):
                                    [ExplodingDict(path="REVIEW.json")], [{"path": ExplodingStr("REVIEW.json"),
                                                                          "content": "{}"}]], ids=_ids)
 def test_nits_hostile_fields(field, value):
-    assert_failing_report(check_nits_reviewer(nits_with(**{field: value})))
-    assert check_nits_reviewer(nits_reviewer).passed
+    assert_failing_report(grade_nits_reviewer(nits_with(**{field: value})))
+    assert grade_nits_reviewer(nits_reviewer).passed
 
 
 def test_a_reviewer_that_scribbles_on_its_view_poisons_nothing():
@@ -96,8 +96,8 @@ def test_a_reviewer_that_scribbles_on_its_view_poisons_nothing():
             view["last_tests"]["ok"] = True
             view["last_tests"]["errors"].clear()
         return out
-    assert check_nits_reviewer(scribbler).passed
-    assert check_nits_reviewer(nits_reviewer).passed
+    assert grade_nits_reviewer(scribbler).passed
+    assert grade_nits_reviewer(nits_reviewer).passed
 
 
 REFERENCE_EVAL = GOOD  # the worked solution's rows
@@ -127,8 +127,8 @@ HOSTILE_EVALS = [
 
 @pytest.mark.parametrize("rows", HOSTILE_EVALS, ids=_ids)
 def test_fault_eval_hostile_rows(rows):
-    assert_failing_report(check_fault_eval(rows))
-    assert check_fault_eval(REFERENCE_EVAL).passed
+    assert_failing_report(grade_fault_eval(rows))
+    assert grade_fault_eval(REFERENCE_EVAL).passed
 
 
 def test_rows_whose_policies_scribble_poison_nothing():
@@ -142,17 +142,17 @@ def test_rows_whose_policies_scribble_poison_nothing():
     rows = REFERENCE_EVAL + [("scribbler", {"coder": scribbling_coder}, "budget"),
                              ("tamper in place", {"tamper": scribbling_tamper}, "pass")]
     kept = [(n, dict(k), e) for n, k, e in rows]
-    assert check_fault_eval(rows).passed
+    assert grade_fault_eval(rows).passed
     assert [(n, dict(k), e) for n, k, e in rows] == kept  # the learner's EVAL is left as written
-    assert check_fault_eval(REFERENCE_EVAL).passed
+    assert grade_fault_eval(REFERENCE_EVAL).passed
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES + [ExplodingStr("no exec")], ids=_ids)
 def test_hardening_hostile_return_values(value):
     def learner(role, patch):
         return value if role == "coder" else None
-    assert_failing_report(check_hardening(learner))
-    assert check_hardening(reference_no_exec).passed
+    assert_failing_report(grade_hardening(learner))
+    assert grade_hardening(reference_no_exec).passed
 
 
 def test_a_rule_that_scribbles_on_its_patch_poisons_nothing():
@@ -160,11 +160,11 @@ def test_a_rule_that_scribbles_on_its_patch_poisons_nothing():
         answer = reference_no_exec(role, patch)
         patch["content"], patch["path"] = "exec", "src/fizzbuzz.py"
         return answer
-    assert check_hardening(scribbler).passed
-    assert check_hardening(reference_no_exec).passed
+    assert grade_hardening(scribbler).passed
+    assert grade_hardening(reference_no_exec).passed
 
 
-@pytest.mark.parametrize("grader", [check_run_tests, check_nits_reviewer, check_fault_eval, check_hardening])
+@pytest.mark.parametrize("grader", [grade_run_tests, grade_nits_reviewer, grade_fault_eval, grade_hardening])
 @pytest.mark.parametrize("value", [Exploding(), None, 42, "text", ExplodingStr("x")], ids=_ids)
 def test_graders_take_anything_as_the_learners_answer(grader, value):
     report = grader(value)
@@ -205,11 +205,11 @@ def test_dict_keys_that_collide_with_the_names_a_grader_looks_up(like):
         CollidingKey.armed = True
         return out
     try:
-        assert_failing_report(check_run_tests(run_tests))
-        assert_failing_report(check_nits_reviewer(reviewer))
+        assert_failing_report(grade_run_tests(run_tests))
+        assert_failing_report(grade_nits_reviewer(reviewer))
     finally:
         CollidingKey.armed = False
-    assert check_run_tests(reference_run_tests).passed and check_nits_reviewer(nits_reviewer).passed
+    assert grade_run_tests(reference_run_tests).passed and grade_nits_reviewer(nits_reviewer).passed
 
 
 # --- part 6: a hostile value is a wrong shape, never something the grader trips over -----------------
@@ -226,10 +226,10 @@ def outcomes_with(index, value):
 @pytest.mark.parametrize("value", [lambda o: ExplodingDict(o), lambda o: {**o, "status": ExplodingStr("success")},
                                    lambda o: {**o, "risk": Exploding()}], ids=["dict", "status", "risk"])
 def test_run_outcomes_hostile_outcomes_fail_the_shape(value):
-    report = check_run_outcomes(outcomes_with(0, value))
+    report = grade_run_outcomes(outcomes_with(0, value))
     assert_failing_report(report)
     assert [c.name for c in report.checks if c.passed is False] == ["shape"], str(report)
-    assert check_run_outcomes(reference_outcomes).passed
+    assert grade_run_outcomes(reference_outcomes).passed
 
 
 def test_my_fault_hostile_values_fail_the_shape():
@@ -237,7 +237,7 @@ def test_my_fault_hostile_values_fail_the_shape():
         return None
     for fault in (ExplodingDict(name="x", kwargs={"max_rounds": 1}, expect="budget", evidence=evidence),
                   {"name": "x", "kwargs": {"max_rounds": 1}, "expect": ExplodingStr("budget"), "evidence": evidence}):
-        report = check_my_fault(fault)
+        report = grade_my_fault(fault)
         assert [c.name for c in report.checks if c.passed is False] == ["shape"], str(report)
 
 
@@ -248,5 +248,5 @@ def test_a_run_outcomes_that_wrecks_its_run_poisons_nothing():
         run.trace.clear()
         run.repo.clear()
         return outcomes
-    assert check_run_outcomes(wrecker).passed
-    assert check_run_outcomes(wrecker).passed and check_run_outcomes(reference_outcomes).passed
+    assert grade_run_outcomes(wrecker).passed
+    assert grade_run_outcomes(wrecker).passed and grade_run_outcomes(reference_outcomes).passed

@@ -17,7 +17,7 @@ from grader_helpers import solution
 from mutation import mutants
 
 from agent_team import faults, policies
-from agent_team.grading import check_fault_eval, check_hardening, check_nits_reviewer, check_run_tests
+from agent_team.grading import grade_fault_eval, grade_hardening, grade_nits_reviewer, grade_run_tests
 from agent_team.oracle import CASES
 from agent_team.repo import SRC_PATH
 
@@ -39,15 +39,15 @@ def _evaluated(make):
 
 EXERCISES = {
     "1.1": (lambda: solution("01_architecture.py", "def run_tests(repo):"), "run_tests",
-            {"CASES": CASES, "SRC_PATH": SRC_PATH}, check_run_tests),
+            {"CASES": CASES, "SRC_PATH": SRC_PATH}, grade_run_tests),
     "2.1": (lambda: solution("02_policies.py", "def nits_reviewer(goal, view):"), "nits_reviewer",
             {"output": policies.output, "review_patch": policies.review_patch, "NITS_LIMIT": 3},
-            check_nits_reviewer),
+            grade_nits_reviewer),
     "4.1": (lambda: as_function(solution("04_failure_injection.py", "from agent_team.faults import fizz_only_coder"),
                                 "make_eval"),
-            "make_eval", vars(faults), lambda make: check_fault_eval(_evaluated(make))),
+            "make_eval", vars(faults), lambda make: grade_fault_eval(_evaluated(make))),
     "4.2": (lambda: solution("04_failure_injection.py", "def no_exec(role, patch):"), "no_exec", {},
-            check_hardening),
+            grade_hardening),
 }
 
 WORDING = "only the words of a message, a thought or a reason change; the text grades none of them"

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from agent_team.faults import fizz_only_coder
-from agent_team.grading import (Report, check_fault_eval, check_gate, check_hardening, check_nits_reviewer,
-                                check_run_team, check_run_tests, try_it)
+from agent_team.grading import (Report, grade_fault_eval, grade_gate, grade_hardening, grade_nits_reviewer,
+                                grade_run_team, grade_run_tests, try_it)
 from agent_team.grading import core
 from agent_team.grading.core import call_learner, grading_run
 
@@ -55,12 +55,12 @@ def eval_rows(policy):
 
 
 GRADERS = {
-    "1.1 run_tests": check_run_tests,
-    "2.1 nits_reviewer": check_nits_reviewer,
-    "3.1 run_team": check_run_team,
-    "4.1 fault_eval": lambda fn: check_fault_eval(eval_rows(fn)),
-    "4.2 hardening": check_hardening,
-    "5.1 gate": check_gate,
+    "1.1 run_tests": grade_run_tests,
+    "2.1 nits_reviewer": grade_nits_reviewer,
+    "3.1 run_team": grade_run_team,
+    "4.1 fault_eval": lambda fn: grade_fault_eval(eval_rows(fn)),
+    "4.2 hardening": grade_hardening,
+    "5.1 gate": grade_gate,
 }
 
 
@@ -89,7 +89,7 @@ def timed(fn, *args):
 def test_every_grader_returns_a_failing_report_within_its_cap(grader, runaway):
     report, seconds = timed(GRADERS[grader], runaway)
     assert isinstance(report, Report)
-    assert not report.passed and report.status == "not yet"
+    assert not report.passed and report.outcome == "not yet"
     assert seconds < BOUND, f"{grader} took {seconds:.1f} s on {runaway.__name__}"
     if grader != "4.1 fault_eval":  # there the supervisor runs the code: the row's outcome is the news
         assert "did not return" in str(report)
@@ -103,7 +103,7 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
         while True:
             pass
 
-    report, seconds = timed(check_gate, counted_loop)
+    report, seconds = timed(grade_gate, counted_loop)
     assert len(calls) == 1
     assert seconds < core.CALL_SECONDS + 1.5
 
@@ -143,7 +143,7 @@ def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang
         while True:
             pass
 
-    report, seconds = timed(check_hardening, counted_rule)
+    report, seconds = timed(grade_hardening, counted_rule)
     assert len(calls) == 1 and seconds < core.CALL_SECONDS + 1.5
     assert not report.passed
 
@@ -152,7 +152,7 @@ def test_a_row_asking_for_a_million_rounds_fails_within_the_cap():
     rows = [("healthy, 1 round", {"max_rounds": 1}, "budget"), ("healthy, 4 rounds", {"max_rounds": 4}, "pass"),
             ("endless", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget"),
             ("endless again", {"coder": fizz_only_coder, "max_rounds": 1_000_000}, "budget")]
-    report, seconds = timed(check_fault_eval, rows)
+    report, seconds = timed(grade_fault_eval, rows)
     assert not report.passed and seconds < BOUND
 
 
@@ -161,7 +161,7 @@ def test_code_that_always_returns_but_slowly_is_stopped_by_the_total_cap():
         time.sleep(core.CALL_SECONDS / 4)  # well inside one call's limit, far too slow for 200 cases
         return {"passed": True, "action": None, "step": None}
 
-    report, seconds = timed(check_gate, slow_gate)
+    report, seconds = timed(grade_gate, slow_gate)
     assert core.TOTAL_SECONDS * 0.9 < seconds < BOUND
     time_check = next(c for c in report.checks if c.name == "time")
     assert time_check.passed is False and f"after {core.TOTAL_SECONDS:g} s" in time_check.detail

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from .collect import collect
+from .exercises import SETUP
 from .node import Limits, RunnerError, run_jobs
-from .results import Row, all_passed, from_result, markdown, table, to_json, to_junit
+from .results import Row, all_passed, from_result, markdown, grid_table, to_json, to_junit
 
 __all__ = ["main", "grade"]
 
@@ -45,8 +46,8 @@ def grade(paths, limits=None, workers=0, pyodide=None, learner=None):
     if not jobs:
         return rows
     workers = workers or max(1, min(os.cpu_count() or 1, 4, (len(jobs) + 5) // 6))
-    specs = [{"exercise": j.exercise.id, "setup": j.exercise.setup, "source": j.source,
-              "name": j.exercise.name, "grader": j.exercise.grader} for j in jobs]
+    specs = [{"exercise": j.exercise.id, "setup": SETUP[j.exercise.part], "source": j.source,
+              "name": j.exercise.defines, "grader": j.exercise.grader} for j in jobs]
     results = run_jobs(specs, limits, workers=workers, pyodide=pyodide)
     rows += [from_result(j.learner, j.notebook, j.exercise.id, r, j.note) for j, r in zip(jobs, results)]
     return rows
@@ -63,7 +64,7 @@ def main(argv=None):
     if not rows:
         print("agent-team-grade: no notebooks found in " + ", ".join(args.paths), file=sys.stderr)
         return 2
-    print(table(rows))
+    print(grid_table(rows))
     if args.json == "-":
         print(to_json(rows))
     elif args.json:

@@ -12,7 +12,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .exercises import EXERCISES, for_part, tag
+from .exercises import EXERCISES, cell_tag, for_part
 
 __all__ = ["Job", "Problem", "collect"]
 
@@ -134,13 +134,13 @@ def _part(label, nb, cells):
     if isinstance(meta, dict) and meta.get("part") in {e.part for e in EXERCISES}:
         return meta["part"]
     for exercise in EXERCISES:
-        if any(tag(exercise.id) in tags for _, tags in cells):
+        if any(cell_tag(exercise.id) in tags for _, tags in cells):
             return exercise.part
     match = PART_FILE.match(Path(label.split(":")[-1]).name)
     if match and int(match[1]) in {e.part for e in EXERCISES}:
         return int(match[1])
     for exercise in EXERCISES:
-        if any(_defines(text, exercise.name) for text, _ in cells):
+        if any(_defines(text, exercise.defines) for text, _ in cells):
             return exercise.part
     return None
 
@@ -154,17 +154,17 @@ def _exercises(who, label, nb):
                             "tagged exercise-N.M and defines none of the exercises; nothing graded")]
     jobs, problems = [], []
     for exercise in for_part(part):
-        tagged = [text for text, tags in cells if tag(exercise.id) in tags]
+        tagged = [text for text, tags in cells if cell_tag(exercise.id) in tags]
         note = ""
         if not tagged:
-            tagged = [text for text, _ in cells if _defines(text, exercise.name)]
+            tagged = [text for text, _ in cells if _defines(text, exercise.defines)]
             if tagged:
-                note = (f"no cell is tagged {tag(exercise.id)} (an older version of the notebook?): "
-                        f"graded the cell that defines `{exercise.name}`")
+                note = (f"no cell is tagged {cell_tag(exercise.id)} (an older version of the notebook?): "
+                        f"graded the cell that defines `{exercise.defines}`")
         if not tagged:
             problems.append(Problem(who, label, exercise.id, "missing",
-                f"exercise {exercise.id} not found: no cell is tagged {tag(exercise.id)} and no cell "
-                f"defines `{exercise.name}`. Was the cell deleted, or `{exercise.name}` renamed?"))
+                f"exercise {exercise.id} not found: no cell is tagged {cell_tag(exercise.id)} and no cell "
+                f"defines `{exercise.defines}`. Was the cell deleted, or `{exercise.defines}` renamed?"))
             continue
         if len(tagged) > 1:
             note = f"{len(tagged)} cells hold exercise {exercise.id}; graded the last one"

@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 
 from .exercises import EXERCISES
 
-__all__ = ["Row", "all_passed", "table", "markdown", "to_json", "to_junit", "summary"]
+__all__ = ["Row", "all_passed", "grid_table", "markdown", "to_json", "to_junit", "summary"]
 
 # Worst last: when one learner hands in an exercise twice, the table shows the better one.
 RANK = ("passed", "failed", "not implemented", "timed out", "too much output", "out of memory",
@@ -83,7 +83,7 @@ def _grid(rows):
                   for who in sorted({r.learner for r in rows})]
 
 
-def table(rows):
+def grid_table(rows):
     """Learner x exercise, then one line per exercise that did not pass, saying why."""
     used, body = _grid(rows)
     head = ["learner", *used]

@@ -33,3 +33,18 @@ def _graders():
 
 globals().update(_graders())
 __all__ = ["Check", "Divergence", "Report", "try_it", *sorted(row.grader for row in course.EXERCISES)]
+
+
+class RenamedGrader(ImportError):
+    """A grader asked for by the name it had before graders were called ``grade_*``."""
+
+
+def __getattr__(name):
+    # A notebook saved before the rename still says ``check_run_tests``: tell its learner the new
+    # name instead of a bare "cannot import". No alias: the class grader looks graders up by
+    # course.py's names, and a second name for each grader is the collision this rename mends.
+    if name.startswith("check_") and f"grade_{name[len('check_'):]}" in __all__:
+        new = f"grade_{name[len('check_'):]}"
+        raise RenamedGrader(f"{name} is now called {new}: in the grader cell, write "
+                            f"`from agent_team.grading import {new}` and `report = {new}(...)`")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,12 +27,13 @@ import functools
 import time
 from dataclasses import dataclass, field
 
-from .. import progress
+from .. import course, progress
+from ..hints import HINTS
 from ..clip import safe_repr
 from ..limits import TimeUp, budget, call_limited, describe_error
 from ..render import report_html
 
-__all__ = ["Check", "Divergence", "Report", "call_learner", "first_divergence", "grading_run",
+__all__ = ["Check", "Divergence", "Report", "call_learner", "line_divergence", "grading_run",
            "try_it"]
 
 CALL_SECONDS = 2.0    # one call to the learner's code
@@ -63,7 +64,7 @@ class Divergence:
         return "\n".join(lines)
 
 
-def first_divergence(scenario, expected, actual, where=lambda i: f"step {i + 1}"):
+def line_divergence(scenario, expected, actual, where=lambda i: f"step {i + 1}"):
     """Compare two sequences of lines; a :class:`Divergence` at the first mismatch, or None."""
     expected = [str(x) for x in expected]
     actual = [str(x) for x in actual]
@@ -96,25 +97,35 @@ class Check:
 class Report:
     """A grader's answer. ``str(report)`` is plain text; notebooks render ``_repr_html_``."""
 
-    title: str
+    title: str = ""             # an exercise's report is titled from course.py's row
     checks: list = field(default_factory=list)
-    hint: str = ""
     exercise: str = ""
-    status_override: str = ""   # "not implemented" when the stub is untouched
+    outcome_override: str = ""   # "not implemented" when the stub is untouched
     _recorded: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self):
+        if not self.title and self.exercise:
+            self.title = f"Exercise {self.exercise}: {course.exercise(self.exercise).title}"
         run = _current_run.get()
         if run is not None:  # the report of this grading run: a run stopped by its time cap still shows it
             run.report = self
 
     @property
     def passed(self):
-        return bool(self.checks) and not self.status_override and all(c.passed for c in self.checks)
+        return bool(self.checks) and not self.outcome_override and all(c.passed for c in self.checks)
 
     @property
-    def status(self):
-        return self.status_override or ("passed" if self.passed else "not yet")
+    def outcome(self):
+        """``passed``, ``not yet`` or ``not implemented``: how the learner's code fared (a run has a status)."""
+        return self.outcome_override or ("passed" if self.passed else "not yet")
+
+    @property
+    def hint(self):
+        """What to try while it has not passed: the exercise's first hint (hints.py, the one table of hints)."""
+        if self.outcome_override == "not implemented":
+            return "Replace the `raise NotImplementedError` with your code, then run this cell again."
+        found = HINTS.get(self.exercise)
+        return found[0].text if found else ""
 
     def declare(self, name, requirement):
         """Add the check ``name`` with the requirement it grades; declaring a name twice is a grader bug."""
@@ -165,7 +176,7 @@ class Report:
         run = _current_run.get()
         ran = ran and not (run is not None and run.hung)
         for c in self.checks:
-            if c.passed is None and ran and not self.status_override:
+            if c.passed is None and ran and not self.outcome_override:
                 c.passed = True
         return self
 
@@ -181,7 +192,7 @@ class Report:
             return False
 
     def __str__(self):
-        head = f"{self.title}: {self.status.upper()}"
+        head = f"{self.title}: {self.outcome.upper()}"
         lines = [head, "-" * len(head)]
         for c in self.checks:
             mark = {True: "PASS", False: "FAIL", None: "----"}[c.passed]
@@ -206,7 +217,7 @@ class Report:
 
     def __repr__(self):
         passed = sum(bool(c.passed) for c in self.checks)
-        return f"<Report {self.title!r}: {self.status}, {passed}/{len(self.checks)} checks>"
+        return f"<Report {self.title!r}: {self.outcome}, {passed}/{len(self.checks)} checks>"
 
 
 @dataclass
@@ -273,7 +284,7 @@ def call_learner(fn, *args, seconds=None, what="your function"):
 
 
 def grading_run(grader=None, *, remember_hangs=True):
-    """Decorate every ``check_*`` grader: one grading run, capped, that always returns a Report.
+    """Decorate every ``grade_*`` grader: one grading run, capped, that always returns a Report.
 
     The calls the grader makes through :func:`call_learner` share
     ``TOTAL_SECONDS``; the grader's own work between them is not charged. On

@@ -42,7 +42,8 @@ from ..limits import describe_error
 from ..oracle import run_tests
 from ..repo import repo_problem
 from ..roles import ROLES
-from ..supervisor import supervise
+from ..supervisor import RUN_STATUSES, supervise
+from ..trace import kind_of
 from .core import Report, grading_run
 from .shapes import kind
 
@@ -50,7 +51,6 @@ MAX_ROUNDS, MAX_SECONDS, MAX_ROWS, TOTAL_SECONDS = 12, 2.0, 16, 4.0
 # supervise()'s keywords: its named parameters, and one per role of the table (its **policies).
 KEYWORDS = (*(name for name, p in inspect.signature(supervise).parameters.items()
               if p.kind is not inspect.Parameter.VAR_KEYWORD), *ROLES)
-STATUSES = ("pass", "budget")
 HEALTHY = ((1, "budget"), (4, "pass"))
 
 REQUIREMENTS = (
@@ -72,7 +72,7 @@ def actions(trace):
     """What happened in a run, event by event: the part of a trace a fault can change."""
     out = []
     for e in trace:
-        if e.get("type") == "tamper" and not e.get("changes") and not e.get("error"):
+        if kind_of(e) == "tamper" and not e.get("changes") and not e.get("error"):
             continue  # a tamper hook that changed nothing did nothing
         row = tuple(e.get(key) for key in _EVENT_KEYS)
         patches = tuple((p.get("path"), p.get("content")) for p in e.get("patches", ()))
@@ -114,7 +114,7 @@ def _rows_problem(rows):
                     "a number of seconds (a plain int or float).")
         if "goal" in kwargs and type(kwargs["goal"]) is not str:
             return f"Row {name!r}: goal must be a str, not {kind(kwargs['goal'])}."
-        if type(expect) is not str or expect not in STATUSES:
+        if type(expect) is not str or expect not in RUN_STATUSES:
             return (f"Row {name!r}: expected_status is {kind(expect)}, {safe_repr(expect)}; it must be the plain str "
                     "'pass' or 'budget'.")
     return ""
@@ -193,15 +193,11 @@ def _run_rows(report, rows):
 
 
 @grading_run(remember_hangs=False)  # a row's looping policy must cost what it costs outside
-def check_fault_eval(rows):
+def grade_fault_eval(rows):
     """Grade an eval: a list of ``(name, supervise_kwargs, expected_status)`` rows; always returns a Report."""
-    report = Report("Exercise 4.1: an eval of faults", exercise="4.1",
-                    hint="Each row is (name, dict of supervise() keyword arguments, 'pass' or 'budget'). "
-                         "Include {'max_rounds': 1} -> 'budget' and {'max_rounds': 4} -> 'pass', then rows "
-                         "whose runs go differently, e.g. {'coder': fizz_only_coder, 'max_rounds': 4}."
-                    ).declare_all(REQUIREMENTS)
+    report = Report(exercise="4.1").declare_all(REQUIREMENTS)
     if rows is None or rows is Ellipsis:
-        report.status_override = "not implemented"
+        report.outcome_override = "not implemented"
         return report.finish(ran=False)
     problem = _rows_problem(rows)
     if problem:

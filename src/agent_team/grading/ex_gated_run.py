@@ -31,7 +31,7 @@ from ..gated import run_outcomes as reference_outcomes
 from ..supervisor import supervise
 from .core import Report, call_learner, grading_run
 
-__all__ = ["check_run_outcomes", "REQUIREMENTS"]
+__all__ = ["grade_run_outcomes"]
 
 REQUIREMENTS = (
     ("shape", "four dicts with step, status and risk, for plan, code, tests, review in order"),
@@ -64,18 +64,15 @@ def _outcome_shape(value):
 
 
 @grading_run
-def check_run_outcomes(fn):
+def grade_run_outcomes(fn):
     """Grade exercise 6.2: ``run_outcomes(run)`` against the reference over healthy and faulty runs."""
-    report = Report("Exercise 6.2: a whole run through the gate", exercise="6.2",
-                    hint="Look at the run's trace and final repo: PLAN.md at the end (plan), whether any coder "
-                         "turn was applied (code), the last tests event (tests), the last reviewer turn's verdict "
-                         "(review). No turn or no test run at all means 'skipped'.")
+    report = Report(exercise="6.2")
     report.declare_all(REQUIREMENTS)
     ran = False
     for name, run in grading_runs():
         call = call_learner(fn, copy.deepcopy(run), what="your run_outcomes")
         if call.not_implemented:
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:
             report.fail("shape", f"On '{name}': {call.problem}")

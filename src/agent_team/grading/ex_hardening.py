@@ -35,6 +35,7 @@ from ..faults import EXEC_SOURCE, coder_writing
 from ..policies import FULL_SOURCE
 from ..repo import PLAN_PATH, REVIEW_PATH, SRC_PATH, STUB_SOURCE
 from ..supervisor import supervise
+from ..trace import turns
 from .core import Report, call_learner, grading_run
 from .shapes import kind
 
@@ -144,18 +145,14 @@ def _in_supervisor(report, rule):
         return
     faulty = supervise(max_rounds=2, coder=coder_writing(EXEC_SOURCE, "import os"), rules=[rule],
                        seconds=0.5)
-    coder_turns = [e for e in faulty.trace if e["type"] == "turn" and e["role"] == "coder"]
-    if any(e["applied"] for e in coder_turns):
+    if any(e["applied"] for e in turns(faulty.trace, "coder")):
         report.fail("in the supervisor", "With your rule on, the coder's __import__ patch still landed.")
 
 
 @grading_run
-def check_hardening(rule):
+def grade_hardening(rule):
     """Grade a hardening rule ``rule(role, patch) -> None | reason``; always returns a Report."""
-    report = Report("Exercise 4.2: a hardening rule", exercise="4.2",
-                    hint="Return a short reason when role == 'coder' and 'exec' or '__import__' occurs anywhere "
-                         "in patch['content'] (a plain `in` test); return None for everything else."
-                    ).declare_all(REQUIREMENTS)
+    report = Report(exercise="4.2").declare_all(REQUIREMENTS)
     if not callable(rule):
         report.fail("refuses exec", f"no_exec is {safe_repr(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
@@ -163,7 +160,7 @@ def check_hardening(rule):
         check = _rule_for(role, content)
         call = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
         if call.not_implemented:
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:
             report.fail(check, f"For a {role} patch to {path!r}: {call.problem}")

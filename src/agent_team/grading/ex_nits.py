@@ -166,19 +166,16 @@ def _diagnose(view_, got, want):
 
 
 @grading_run
-def check_nits_reviewer(fn):
+def grade_nits_reviewer(fn):
     """Grade a reviewer policy with a nits counter; always returns a Report."""
-    report = Report("Exercise 2.1: the nits counter", exercise="2.1",
-                    hint="Green tests: approve. Otherwise request_changes with the first test error as notes and "
-                         "message; count 'request_changes' in view['past_verdicts'] and, once it is 3 or more, "
-                         "make the message 'escalate'.").declare_all(REQUIREMENTS)
+    report = Report(exercise="2.1").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("output schema", f"nits_reviewer is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
     for check, what, view_ in scenarios():
         call = call_learner(fn, GOAL, fresh(view_), what="your reviewer")
         if call.not_implemented:
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:
             tests = view_["last_tests"]

@@ -26,12 +26,12 @@ import copy
 from .. import faults
 from ..clip import safe_repr
 from ..faults import FAULTS
-from ..supervisor import supervise
+from ..supervisor import RUN_STATUSES, supervise
 from .core import Report, call_learner, grading_run
 from .ex_fault_eval import KEYWORDS, actions
 from .shapes import kind
 
-__all__ = ["check_my_fault", "FAULT_KEYS", "REQUIREMENTS"]
+__all__ = ["grade_my_fault", "FAULT_KEYS"]
 
 FAULT_KEYS = ("name", "kwargs", "expect", "evidence")
 # supervise()'s keywords (its named parameters and one per role), less those the grader sets itself.
@@ -64,8 +64,9 @@ def _shape(fault):
     unknown = [k for k in kwargs if k not in SUPERVISE_KEYS]
     if unknown:
         return f"'kwargs' has {', '.join(map(repr, unknown))}; supervise takes {', '.join(SUPERVISE_KEYS)}."
-    if type(fault["expect"]) is not str or fault["expect"] not in ("pass", "budget"):
-        return f"'expect' is {kind(fault['expect'])}, {safe_repr(fault['expect'])}; write 'pass' or 'budget'."
+    if type(fault["expect"]) is not str or fault["expect"] not in RUN_STATUSES:
+        return (f"'expect' is {kind(fault['expect'])}, {safe_repr(fault['expect'])}; "
+                f"write {' or '.join(map(repr, RUN_STATUSES))}.")
     if not callable(fault["evidence"]):
         return "'evidence' must be a function run -> a string (the evidence) or None."
     return None
@@ -83,16 +84,12 @@ def _evidence(report, fault, run, which):
 
 
 @grading_run(remember_hangs=False)  # a looping policy is part of what a fault may do
-def check_my_fault(fault):
+def grade_my_fault(fault):
     """Grade exercise 6.1: a fault of the learner's own, with its expected status and trace evidence."""
-    report = Report("Exercise 6.1: a fault of your own", exercise="6.1",
-                    hint="Start from part 4: replace one role with a function that misbehaves in a way none of "
-                         "the ten faults does (an empty file, a plan that says 'done', a reviewer that edits "
-                         "the plan...). Run supervise(**kwargs) yourself, look at the trace, then write evidence "
-                         "as a search for the one event that shows the fault being caught.")
+    report = Report(exercise="6.1")
     report.declare_all(REQUIREMENTS)
     if fault is None:
-        report.status_override = "not implemented"
+        report.outcome_override = "not implemented"
         return report.finish(ran=False)
     problem = _shape(fault)
     if problem:

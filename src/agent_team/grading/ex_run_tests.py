@@ -183,7 +183,7 @@ class _Grading:
         call = call_learner(self.fn, {**initial_repo(), SRC_PATH: text}, what="run_tests")
         if call.not_implemented:
             self.stopped = True
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return None
         if not call.ok:
             report.fail("never raises", f"On {what}: {call.problem} run_tests must never raise: catch the "
@@ -263,12 +263,9 @@ class _Grading:
 
 
 @grading_run
-def check_run_tests(fn):
+def grade_run_tests(fn):
     """Grade a learner's ``run_tests(repo)``; always returns a Report."""
-    report = Report("Exercise 1.1: run_tests", exercise="1.1",
-                    hint="exec the source into a new dict, take fizzbuzz out of it, and wrap the loading and "
-                         "every case in try/except Exception, so that a crash counts as a failed case."
-                    ).declare_all(REQUIREMENTS)
+    report = Report(exercise="1.1").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("never raises", f"run_tests is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)

@@ -39,7 +39,7 @@ from ..gate import review_gate
 from .core import Report, call_learner, grading_run
 from .shapes import fresh
 
-__all__ = ["check_gate", "expected_gate", "gate_cases"]
+__all__ = ["grade_gate", "expected_gate", "gate_cases"]
 
 RISKS = ("read", "write", "execute")
 KIND = {"retry_step": "failed", "resume_plan": "cancelled", "user_decision": "skipped"}
@@ -130,9 +130,6 @@ WHY = {
 }
 
 
-HINT = ("An empty list blocks (user_decision, step None): nothing ran. Otherwise take the "
-        "first kind present in ('failed', 'cancelled', 'skipped'), the first step in list "
-        "order with that status, and the matching action; only when there is none, pass.")
 
 
 def expected_gate(outcomes):
@@ -229,11 +226,11 @@ def _rule(group, outcomes, want, got):
 
 
 @grading_run
-def check_gate(fn):
+def grade_gate(fn):
     """Grade a learner's ``gate(outcomes)`` against the reference reviewer gate; never raises."""
     cases = gate_cases()
     shape = ("shape", "returns a dict with passed (bool), action (None or a proposal action) and step")
-    report = Report("Exercise 5.1: the reviewer gate", exercise="5.1", hint=HINT).declare_all(
+    report = Report(exercise="5.1").declare_all(
         [shape] + [(name, requirement) for name, requirement, _ in cases])
     named = [(check_name, f"'{name}'", outcomes) for check_name, _, group in cases for name, outcomes in group]
     randoms = [(None, f"random case {i}", outcomes) for i, outcomes in enumerate(random_cases(), 1)]
@@ -242,7 +239,7 @@ def check_gate(fn):
             break  # random lists back the named cases up; they never speak over them
         call = call_learner(fn, fresh(outcomes), what="your gate")
         if call.not_implemented:
-            report.status_override = "not implemented"
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         want = _want(outcomes)
         if not call.ok:

@@ -34,7 +34,7 @@ the reference); the counts are there.
 from ..clip import safe_repr
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
-from .core import Report, call_learner, first_divergence, grading_run
+from .core import Report, call_learner, line_divergence, grading_run
 
 RANDOM = 200
 
@@ -55,12 +55,9 @@ REQUIREMENTS = (
     ("shape", "it returns a pair (code, log), and log is a list of (role, output) pairs"),
     ("returns", "run_team returns (it does not raise or loop forever)"),
 )
-RULES = ("plan once", "feedback", "review every round", "test approved code", "tester only on approved",
+PROTOCOL_CHECKS = ("plan once", "feedback", "review every round", "test approved code", "tester only on approved",
          "stop on PASS", "keep going", "rounds")
 
-HINT = ("Follow the protocol line by line: plan once; loop at most max_rounds times; after a "
-        "review that does not start with 'APPROVE' set feedback and `continue` (no test); after a "
-        "test that does not start with 'PASS' set feedback and go round again.")
 
 _APPROVES = "only a reply that starts with exactly 'APPROVE', in capitals and with nothing before it, approves"
 _PASSES = "only a result that starts with exactly 'PASS', in capitals and with nothing before it, ends the run"
@@ -203,10 +200,10 @@ def _rules(report, scenario, calls):
     """Judge the calls a learner's team made; the expected return value, and whether they were right."""
     expected, ref = scenario.run(run_team)
     broken = _judge(scenario, ref.calls, _safe(calls))
-    if not broken:  # a run that broke one rule says nothing about the rules after its first break
-        report.tried(*RULES)
+    if not broken:  # a run that broke the protocol once says nothing about the checks after its first break
+        report.tried(*PROTOCOL_CHECKS)
     if broken:
-        report.fail(*broken, first_divergence(scenario.name, [_line(c) for c in ref.calls] + ["(return)"],
+        report.fail(*broken, line_divergence(scenario.name, [_line(c) for c in ref.calls] + ["(return)"],
                                               [_line(c) for c in _safe(calls)] + ["(return)"],
                                               lambda i: f"call {i + 1}"))
     return expected, not broken
@@ -230,14 +227,14 @@ def _compare(report, scenario, value, calls):
                               f"{safe_repr(expected[0])}, because {why}.")
     if log != expected[1]:
         report.fail("log", f"In {scenario.name}: the log is not the (role, output) pairs in speaking order.",
-                    first_divergence(scenario.name, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
+                    line_divergence(scenario.name, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
                                      [f"{r}: {safe_repr(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
 
 
 @grading_run
-def check_run_team(fn):
+def grade_run_team(fn):
     """Grade ``fn(task, planner, coder, reviewer, tester, max_rounds)``; always returns a Report."""
-    report = Report("Exercise 3.1: run_team", hint=HINT, exercise="3.1").declare_all(REQUIREMENTS)
+    report = Report(exercise="3.1").declare_all(REQUIREMENTS)
     if not callable(fn):
         report.fail("returns", f"run_team is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
@@ -246,8 +243,7 @@ def check_run_team(fn):
         call = call_learner(fn, scenario.task, *script.agents(), scenario.max_rounds,
                             what=f"run_team (in {scenario.name})")
         if call.not_implemented:
-            report.status_override = "not implemented"
-            report.hint = "Replace the `raise NotImplementedError` with your code, then run this cell again."
+            report.outcome_override = "not implemented"
             return report.finish(ran=False)
         report.tried("returns")
         # A correct run makes at most 1 + 3 * max_rounds calls; far more than that and no

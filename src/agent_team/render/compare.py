@@ -8,6 +8,7 @@ round 3, not at round 1.
 
 import json
 
+from ..trace import kind_of, last
 from .event import event_html, event_summary
 from .html import badge, join, plain, table, tag, wrap
 from .trace import trace_of
@@ -40,7 +41,7 @@ def differing_fields(a, b):
 
 
 def _matters(event):
-    if isinstance(event, dict) and event.get("type") == "tamper":
+    if kind_of(event) == "tamper":
         return bool(event.get("changes") or event.get("error"))
     return True
 
@@ -89,10 +90,8 @@ def first_divergence(a, b):
 
 
 def _status(trace):
-    for event in reversed(trace):
-        if isinstance(event, dict) and event.get("type") == "stop":
-            return f"{plain(event.get('status'))}: {plain(event.get('stop_reason'))}"
-    return "(no stop event)"
+    stop = last(trace, "stop")
+    return f"{plain(stop.get('status'))}: {plain(stop.get('stop_reason'))}" if stop else "(no stop event)"
 
 
 def _lines_html(al, side, rnd):

@@ -32,7 +32,7 @@ def progress_html(parts, hints=None, predictions=None):
                                             else "; the last one did not pass"))
             note = "; ".join(x for x in (note, _hint_note(hints, ex.get("id"))) if x)
             rows.append([plain(part.get("title")) if i == 0 else "",
-                         join([tag("b", plain(ex.get("id"))), " ", plain(ex.get("name"))]), mark, note])
+                         join([tag("b", plain(ex.get("id"))), " ", plain(ex.get("title"))]), mark, note])
     return wrap(tag("h3", "Your progress ", badge(f"{done} of {total} exercises done", "info")),
                 table(["part", "exercise", "status", "notes"], rows, aria_label="course progress"),
                 tag("p", _predictions_line(predictions)) if predictions else "",
@@ -46,7 +46,7 @@ def progress_text(parts, hints=None, predictions=None):
         lines.append(f"{plain(part.get('title'))}: {part.get('done', 0)} of {part.get('total', 0)} done")
         for ex in part.get("exercises", ()):
             seen = _hint_note(hints, ex.get("id"))
-            lines.append(f"  [{'x' if ex.get('done') else ' '}] {plain(ex.get('id'))} {plain(ex.get('name'))}"
+            lines.append(f"  [{'x' if ex.get('done') else ' '}] {plain(ex.get('id'))} {plain(ex.get('title'))}"
                          + (f" ({seen})" if seen else ""))
     if predictions:
         lines.append(_predictions_line(predictions))

@@ -1,6 +1,6 @@
 """A grader's report as HTML: checks, the first divergence, a hint, details.
 
-Duck-typed: a report has ``title``, ``checks``, ``hint``, ``status`` and
+Duck-typed: a report has ``title``, ``checks``, ``hint``, ``outcome`` and
 ``passed``; a check has ``name``, ``requirement``, ``passed`` (True, False or
 None for "not run"), ``detail`` and ``divergence``; a divergence has
 ``scenario``, ``step``, ``expected`` and ``actual`` (lists of lines) and
@@ -18,7 +18,7 @@ __all__ = ["report_html", "report_text", "divergence_html", "divergence_text", "
 
 MAX_ROWS = 40  # a divergence longer than this shows a window around its first difference
 
-STATUS_KIND = {"passed": "ok", "not yet": "warn", "not implemented": "muted"}
+OUTCOME_KIND = {"passed": "ok", "not yet": "warn", "not implemented": "muted"}
 RESULT = {True: ("pass", "ok"), False: ("fail", "bad"), None: ("not run", "muted")}
 
 
@@ -131,10 +131,10 @@ def _checks(report):
         return []
 
 
-def _status(report, checks):
-    status = _attr(report, "status")
-    if status:
-        return plain(status)
+def _outcome(report, checks):
+    outcome = _attr(report, "outcome")
+    if outcome:
+        return plain(outcome)
     passed = _attr(report, "passed")
     if passed is None:
         passed = bool(checks) and all(_attr(c, "passed") is True for c in checks)
@@ -144,10 +144,10 @@ def _status(report, checks):
 def report_html(report):
     """A grader's report as HTML (what a Report's ``_repr_html_`` shows)."""
     checks = _checks(report)
-    status = _status(report, checks)
+    outcome = _outcome(report, checks)
     passed_n = sum(1 for c in checks if _attr(c, "passed") is True)
     parts = [tag("h3", plain(_attr(report, "title") or "Report"), " ",
-                 badge(status, STATUS_KIND.get(status, "info")))]
+                 badge(outcome, OUTCOME_KIND.get(outcome, "info")))]
     if checks:
         parts.append(tag("p", f"{passed_n} of {len(checks)} checks pass."))
         rows, classes = [], []
@@ -163,7 +163,7 @@ def report_html(report):
         parts.append(tag("div", tag("p", "From the check ", tag("b", plain(_attr(first, "name"))), ":"),
                          divergence_html(_attr(first, "divergence"))))
     hint = _attr(report, "hint")
-    if hint and status != "passed":
+    if hint and outcome != "passed":
         parts.append(tag("div", tag("b", "Hint: "), inline(plain(hint)), class_="at-hint"))
     more = []
     for c in checks:
@@ -183,8 +183,8 @@ def report_html(report):
 def report_text(report):
     """A grader's report as plain text."""
     checks = _checks(report)
-    status = _status(report, checks)
-    head = f"{plain(_attr(report, 'title') or 'Report')}: {status.upper()}"
+    outcome = _outcome(report, checks)
+    head = f"{plain(_attr(report, 'title') or 'Report')}: {outcome.upper()}"
     lines = [head, "-" * len(head)]
     for c in checks:
         mark = {True: "PASS", False: "FAIL", None: "----"}.get(_attr(c, "passed"), "????")
@@ -195,6 +195,6 @@ def report_text(report):
     if first is not None:
         lines += ["", divergence_text(_attr(first, "divergence"))]
     hint = _attr(report, "hint")
-    if hint and status != "passed":
+    if hint and outcome != "passed":
         lines += ["", f"Hint: {plain(hint)}"]
     return "\n".join(lines)

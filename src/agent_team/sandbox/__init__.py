@@ -8,7 +8,7 @@
 The design and its limits are written up in :mod:`agent_team.oracle`, the only user of this package.
 """
 
-from .rules import FILENAME, MAX_SOURCE, prepare
+from .rules import SOURCE_NAME, MAX_SOURCE, prepare
 from .runtime import BUILTIN_NAMES, Runtime, Stop
 
-__all__ = ["BUILTIN_NAMES", "FILENAME", "MAX_SOURCE", "Runtime", "Stop", "prepare"]
+__all__ = ["BUILTIN_NAMES", "SOURCE_NAME", "MAX_SOURCE", "Runtime", "Stop", "prepare"]

@@ -16,7 +16,7 @@ import warnings
 from ..clip import clip
 from .rewrite import Instrument
 
-FILENAME = "<src/fizzbuzz.py>"
+SOURCE_NAME = "<src/fizzbuzz.py>"
 MAX_SOURCE = 20_000       # characters; a fizzbuzz needs a few hundred
 MAX_BRACKETS = 100        # ( [ { open at once
 MAX_LINE_TOKENS = 300     # tokens in one logical line (statement)
@@ -206,7 +206,7 @@ def _parse(source):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ast.parse(source, FILENAME), []
+            return ast.parse(source, SOURCE_NAME), []
     except SyntaxError as err:
         where = f"line {err.lineno}: " if err.lineno else ""
         return None, [f"{where}Python cannot read this code ({clip(str(err.msg), 120)}); fix the syntax"]
@@ -226,7 +226,7 @@ def prepare(source):
         tree = ast.fix_missing_locations(Instrument().visit(tree))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return compile(tree, FILENAME, "exec", dont_inherit=True), []
+            return compile(tree, SOURCE_NAME, "exec", dont_inherit=True), []
     except SyntaxError as err:
         where = f"line {err.lineno}: " if err.lineno else ""
         return None, [f"{where}Python cannot compile this code ({clip(str(err.msg), 120)}); fix it"]
