@@ -19,7 +19,8 @@ def test_exercises_per_part_are_data():
     names = {ex_id: name for _, _, exercises in progress.BY_PART for ex_id, name in exercises}
     assert names["1.1"] == "write the oracle" and names["2.1"] == "the nits counter"
     assert names["3.1"] == "run_team"
-    assert names["4.1"] == "an eval of faults" and names["4.2"] == "a hardening rule" and names["5.1"] == "the reviewer gate"
+    assert names["4.1"] == "an eval of faults" and names["4.2"] == "a hardening rule"
+    assert names["5.1"] == "the reviewer gate"
     assert [part for part, _, _ in progress.BY_PART] == ["part1", "part2", "part3", "part4", "part5", "part6"]
 
 

@@ -261,7 +261,7 @@ def test_quiz_escapes_its_text_and_works_without_ipywidgets(no_widgets):
 def graded_report():
     """A real grader's report (show_report records it), failing at a divergence."""
     from agent_team.grading import Divergence, Report
-    report = Report("Exercise 3.1: run_team", hint="Use `continue` after a rejection.", exercise="3.1")
+    report = Report("Exercise 3.1: run_team", exercise="3.1")
     report.declare("plan once", "the planner is called once")
     report.declare("log", "the log lists every pair")
     report.fail("log", "In the worked example: the log differs.",

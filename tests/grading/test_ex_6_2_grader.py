@@ -27,6 +27,6 @@ def test_run_outcomes_stub_and_crash():
     def stub(run):
         raise NotImplementedError
 
-    assert grade_run_outcomes(stub).status == "not implemented"
+    assert grade_run_outcomes(stub).outcome == "not implemented"
     crashed = grade_run_outcomes(lambda run: run["missing"])
     assert not crashed.passed and "raised" in str(crashed)

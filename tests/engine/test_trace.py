@@ -12,7 +12,7 @@ from agent_team.render.event import event_html, event_summary, event_text, secti
 from agent_team.supervisor import supervise
 from agent_team.trace import FIELDS, KINDS, event, kind_of, last, of_kind, oracle_reports, turns
 
-SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "agent_team"
+SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "agent_team"
 
 
 def all_runs():
@@ -71,6 +71,8 @@ def test_readers_find_events_and_skip_what_is_not_an_event():
 
 
 def test_no_engine_module_filters_the_trace_by_hand():
+    if not (SRC / "trace.py").exists():  # the Pyodide run copies the tests without the sources beside them
+        pytest.skip("the engine's sources are not beside the tests here")
     by_hand = re.compile(r"""(\.get\("type"\)|\["type"\])\s*(==|!=|in)""")
     found = [f"{p.relative_to(SRC)}:{n}" for p in SRC.rglob("*.py") if p.name != "trace.py"
              for n, line in enumerate(p.read_text().splitlines(), 1) if by_hand.search(line)]
