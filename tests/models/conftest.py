@@ -1,0 +1,26 @@
+"""Fixtures of the model tests: the fault server, and an oracle put back the way each test found it."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # fault_server.py and llama.py sit beside the tests
+
+from agent_team import oracle  # noqa: E402
+from fault_server import FaultServer  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def faults():
+    server = FaultServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def oracle_in_process():
+    """Making a model switches the oracle to the isolated runner for good; a test must not leak that."""
+    previous = oracle.run_elsewhere(None)
+    yield
+    oracle.run_elsewhere(previous)
