@@ -117,7 +117,8 @@ class HttpModel:
                 reply = post(url, headers, body.encode("utf-8"), left, self.max_bytes)
             except ModelError as err:
                 if err.status == 0:  # a browser's CORS refusal: say what to set on that server
-                    raise ModelError(f"{err}. {hint_for(url)}", err.failure, 0) from None
+                    hint = hint_for(url)
+                    raise ModelError(f"{err}. {hint[0].upper()}{hint[1:]}", err.failure, 0) from None
                 raise
             if reply.status != 429:
                 break
