@@ -1,0 +1,180 @@
+"""The course page's kernel calling a model server on another origin (docs/models.md).
+
+The site's kernel (a Web Worker) runs agent_team.models against the project's fault server on
+another port of 127.0.0.1: a cross-origin call with a key, preflighted. Checked: a reply parses
+with its token counts; a server that sends no CORS header is reported as a CORS refusal in words
+(not a crash); a slow server is cut off by the request's own timeout (the worker's synchronous
+XMLHttpRequest, which no trace hook could stop) within the caller's limit; a kernel that holds a
+key refuses to run model-written code in-process; the key is in no output of the cells.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import lite
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+from fault_server import FaultServer  # noqa: E402
+
+KEY = "sk-test-browser-0123456789abcdefghijkl"
+
+SETUP = """
+from agent_team.llm import llm_policy
+from agent_team.models import openai_chat
+from agent_team.repo import GOAL, initial_repo
+from agent_team.views import make_view
+import time
+def turn(fault, seconds=10, key=None, role="coder"):
+    model = openai_chat("{url}/" + fault + "/v1", "smol", key=key)
+    started = time.monotonic()
+    out = llm_policy(role, model, retries=0, seconds=seconds)(GOAL, make_view(role, GOAL, initial_repo(), []))
+    return out, time.monotonic() - started
+print("ready")
+"""
+
+
+@pytest.fixture(scope="module")
+def faults():
+    server = FaultServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page(browser, site_url, faults):
+    """A fresh context whose network guard lets the fault server's origin through, and only it."""
+    context = browser.new_context()
+    guard = lite.Guard(lite._origin(site_url))
+    allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, faults.url))
+    context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
+    context.on("request", guard.on_request)
+    page = context.new_page()
+    lite.open_notebook(page, site_url, "smoke.ipynb")
+    reply = lite.execute(page, SETUP.replace("{url}", faults.url), timeout=60)
+    assert reply == {"status": "ok", "out": "ready\n"}, reply
+    yield page
+    context.close()
+    assert [u for u in guard.blocked if not u.startswith(faults.url)] == []
+
+
+def run(page, code, timeout=60):
+    reply = lite.execute(page, code, timeout=timeout)
+    assert reply["status"] == "ok", reply
+    return reply["out"]
+
+
+def test_a_cross_origin_call_from_the_kernel_parses_with_its_usage(page, faults):
+    out = run(page, f"out, _ = turn('ok', key={KEY!r})\n"
+                    "a = out['attempts'][0]\n"
+                    "print(a['failure'], a['usage']['prompt_tokens'] > 0, out['patches'][0]['path'])")
+    assert out == "None True src/fizzbuzz.py\n"
+    sent = faults.requests[-1]
+    assert sent["headers"]["authorization"] == f"Bearer {KEY}" and "origin" in sent["headers"]
+    assert KEY not in out
+
+
+def test_no_cors_header_is_a_cors_refusal_in_words(page):
+    out = run(page, "out, _ = turn('nocors')\nprint(out['attempts'][0]['error'])")
+    assert "refused a request from this page (CORS)" in out, out
+
+
+def test_a_slow_server_is_cut_off_by_the_requests_own_timeout(page):
+    out = run(page, "out, took = turn('slow-30', seconds=1.5)\n"
+                    "print(out['attempts'][0]['failure'], took < 6)")
+    assert out == "timeout True\n", out
+
+
+def test_a_kernel_holding_a_key_runs_no_model_written_code(page, faults):
+    out = run(page, "from agent_team.supervisor import supervise\n"
+                    f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+                    "team = {r: llm_policy(r, model, retries=0, seconds=10) for r in ('planner', 'coder', 'reviewer')}\n"
+                    "result = supervise(max_rounds=1, seconds=30, **team)\n"
+                    "print(result.status, result.tests['errors'][0][:41])\n"
+                    f"import json; print({KEY[-12:]!r} in json.dumps(result.trace))")
+    assert out == "budget model-written code is not run in a kernel\nFalse\n", out
+
+
+JS_WRITE_CELLS = """(sources) => {
+  const model = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
+  while (model.cells.length) model.deleteCell(0);
+  for (const source of sources) model.insertCell(model.cells.length, {cell_type: 'code', source, metadata: {}});
+  return model.cells.length;
+}"""
+
+# Every byte the site keeps for this origin, searched for `needle` inside the page: IndexedDB
+# (the saved notebooks, the settings, the progress), Cache Storage (the kernel snapshot and its
+# files), localStorage and sessionStorage. Returns where it was found, and how much was searched.
+JS_FIND_STORED = """async (needle) => {
+  const found = [];
+  let searched = 0;
+  const look = (where, value) => {
+    let text;
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      const bytes = new Uint8Array(value.buffer ? value.buffer : value);
+      text = '';
+      for (let i = 0; i < bytes.length; i += 65536) text += String.fromCharCode(...bytes.subarray(i, i + 65536));
+    } else {
+      text = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    searched += text ? text.length : 0;
+    if (text && text.includes(needle)) found.push(where);
+  };
+  for (const info of await indexedDB.databases()) {
+    const db = await new Promise((ok, fail) => {
+      const r = indexedDB.open(info.name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error);
+    });
+    for (const store of db.objectStoreNames) {
+      const values = await new Promise((ok, fail) => {
+        const r = db.transaction(store).objectStore(store).getAll(); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error);
+      });
+      for (const value of values) {
+        if (value instanceof Blob) look(`idb ${info.name}/${store}`, await value.arrayBuffer());
+        else look(`idb ${info.name}/${store}`, value);
+      }
+    }
+    db.close();
+  }
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      look(`cache ${name} ${request.url}`, await (await cache.match(request)).arrayBuffer());
+    }
+  }
+  for (const storage of [localStorage, sessionStorage]) {
+    for (let i = 0; i < storage.length; i++) look(`storage ${storage.key(i)}`, storage.getItem(storage.key(i)));
+  }
+  return {found, searched};
+}"""
+
+
+def test_the_key_is_in_no_stored_byte_after_save_and_reload(page, faults, site_url):
+    """The learner types the key into getpass's password box, runs a real turn, saves, reloads."""
+    cells = [
+        "from agent_team.models import ask_key, openai_chat\n"
+        f"model = openai_chat({faults.url + '/echo/v1'!r}, 'smol', key=ask_key())",
+        "out, _ = turn('echo', key=model._key)\nprint(out['attempts'][0]['failure'], out['message'])\nout",
+        "print(repr(model))",
+    ]
+    assert page.evaluate(JS_WRITE_CELLS, cells) == 3
+    page.evaluate(lite.JS_START_RUN_ALL, "notebook:run-all-cells")
+    box = page.locator("input[type=password]")
+    box.wait_for(timeout=60_000)
+    box.fill(KEY)
+    box.press("Enter")
+    page.wait_for_function(lite.JS_RUN_ALL_DONE, timeout=120_000, polling=100)
+    outputs = [lite.text_of(o) for cell in lite.cells(page) for o in cell.get("outputs", [])]
+    assert any("None your key is <hidden>" in text for text in outputs), outputs
+    assert faults.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"  # the key was used
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
+    page.reload()
+    lite.wait_kernel_idle(page)
+    lite.wait_snapshot_stored(page)
+    result = page.evaluate(JS_FIND_STORED, KEY)
+    assert result["searched"] > 1_000_000  # the snapshot and the notebooks were read
+    assert result["found"] == [], result["found"]
+    saved = page.evaluate(JS_FIND_STORED, "your key is <hidden>")
+    assert any("idb" in where for where in saved["found"]), saved  # the saved notebook was among them
