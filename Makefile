@@ -61,8 +61,8 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 	node tests/pyodide/run.mjs
 
 # Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
-test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	AGENT_TEAM_BROWSER_TESTS=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
+test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM) models
+	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)

@@ -1,13 +1,15 @@
 """The course page's kernel calling a model server on another origin (docs/models.md).
 
 The site's kernel (a Web Worker) runs agent_team.models against the project's fault server on
-another port of 127.0.0.1: a cross-origin call with a key, preflighted. Checked: a reply parses
+another port of 127.0.0.1 (and the real model's server, tests/models/llama.py): a cross-origin
+call with a key, preflighted. Checked: a reply parses
 with its token counts; a server that sends no CORS header is reported as a CORS refusal in words
 (not a crash); a slow server is cut off by the request's own timeout (the worker's synchronous
 XMLHttpRequest, which no trace hook could stop) within the caller's limit; a kernel that holds a
 key refuses to run model-written code in-process; the key is in no output of the cells.
 """
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -17,6 +19,7 @@ import pytest
 import lite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+import llama  # noqa: E402
 from fault_server import FaultServer  # noqa: E402
 
 KEY = "sk-test-browser-0123456789abcdefghijkl"
@@ -43,12 +46,26 @@ def faults():
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def real_model():
+    """The real model's server (tests/models/llama.py), started only for the test that uses it."""
+    problem = llama.missing()
+    if problem:
+        if os.environ.get("AGENT_TEAM_REAL_MODEL") == "1":
+            pytest.fail(problem)
+        pytest.skip(problem)
+    process, url = llama.start()
+    yield url
+    llama.stop(process)
+
+
 @pytest.fixture
-def page(browser, site_url, faults):
-    """A fresh context whose network guard lets the fault server's origin through, and only it."""
+def page(request, browser, site_url, faults):
+    """A fresh context whose network guard lets the model servers' origins through, and only them."""
     context = browser.new_context()
     guard = lite.Guard(lite._origin(site_url))
-    allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, faults.url))
+    servers = [faults.url] + ([request.getfixturevalue("real_model")] if "real_model" in request.fixturenames else [])
+    allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, *servers))
     context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
     context.on("request", guard.on_request)
     page = context.new_page()
@@ -57,7 +74,7 @@ def page(browser, site_url, faults):
     assert reply == {"status": "ok", "out": "ready\n"}, reply
     yield page
     context.close()
-    assert [u for u in guard.blocked if not u.startswith(faults.url)] == []
+    assert [u for u in guard.blocked if not u.startswith(tuple(servers))] == []  # on_request lists them all
 
 
 def run(page, code, timeout=60):
@@ -74,6 +91,16 @@ def test_a_cross_origin_call_from_the_kernel_parses_with_its_usage(page, faults)
     sent = faults.requests[-1]
     assert sent["headers"]["authorization"] == f"Bearer {KEY}" and "origin" in sent["headers"]
     assert KEY not in out
+
+
+def test_the_kernel_calls_the_real_model_server_cross_origin(real_model, page):
+    out = run(page, "from agent_team.models import openai_chat\n"
+                    f"model = openai_chat({real_model + '/v1'!r}, 'smollm2', max_tokens=120)\n"
+                    "view = make_view('coder', GOAL, initial_repo(), [])\n"
+                    "out = llm_policy('coder', model, retries=0, seconds=170)(GOAL, view)\n"
+                    "a = out['attempts'][0]\n"
+                    "print(a['failure'], a['error'], a['usage']['completion_tokens'] > 0)", timeout=200)
+    assert out == "None None True\n", out
 
 
 def test_no_cors_header_is_a_cors_refusal_in_words(page):
