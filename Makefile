@@ -17,7 +17,7 @@ MODEL_DIR  := build/models
 MODEL      := $(MODEL_DIR)/SmolLM2-135M-Instruct.Q4_1.gguf
 LLM_SERVER := tools/llm-server/node_modules/.installed
 
-.PHONY: test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean models
+.PHONY: test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench bench-models demo clean models
 
 # Engine and notebook tests (CPython), then the engine inside Pyodide (Node.js), then every
 # notebook in a real browser against the built site.
@@ -90,6 +90,10 @@ $(LLM_SERVER): tools/llm-server/package.json tools/llm-server/package-lock.json
 	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
 	cd tools/llm-server && NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm ci --no-audit --no-fund --omit=optional
 	touch $(LLM_SERVER)
+
+# The supervisor's own time per model turn next to the model's (bench/models.py), on the real model.
+bench-models: $(STAMP) models
+	$(PY) bench/models.py
 
 demo: $(STAMP)
 	$(PY) -m agent_team

@@ -45,3 +45,24 @@ def stop(process):
         process.wait(10)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+class Timed:
+    """A model with the time of each call kept: to tell the supervisor's time from the model's."""
+
+    def __init__(self, model, seconds=None):
+        self.model, self.seconds = model, [] if seconds is None else seconds
+
+    def for_role(self, role):
+        return Timed(self.model.for_role(role), self.seconds)
+
+    @property
+    def last_usage(self):
+        return self.model.last_usage
+
+    def __call__(self, prompt):
+        started = time.perf_counter()
+        try:
+            return self.model(prompt)
+        finally:
+            self.seconds.append(time.perf_counter() - started)

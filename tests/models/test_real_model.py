@@ -14,6 +14,7 @@ import time
 import pytest
 
 import llama
+from llama import Timed
 from agent_team import oracle
 from agent_team.llm import llm_policy
 from agent_team.models import openai_chat, total_usage
@@ -36,29 +37,6 @@ def server():
     process, url = llama.start()
     yield url
     llama.stop(process)
-
-
-class Timed:
-    """The model, with the time of each call kept: to tell the supervisor's time from the model's."""
-
-    def __init__(self, model):
-        self.model, self.seconds = model, []
-
-    def for_role(self, role):
-        bound = Timed(self.model.for_role(role))
-        bound.seconds = self.seconds
-        return bound
-
-    @property
-    def last_usage(self):
-        return self.model.last_usage
-
-    def __call__(self, prompt):
-        started = time.perf_counter()
-        try:
-            return self.model(prompt)
-        finally:
-            self.seconds.append(time.perf_counter() - started)
 
 
 def test_the_default_team_on_a_real_model_ends_within_its_budget(server):

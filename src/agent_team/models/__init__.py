@@ -9,10 +9,10 @@
   Ollama's /v1); :func:`anthropic_messages`: Anthropic's Messages API.
 - The key: :func:`ask_key` reads it from an environment variable or asks for it in a password
   box; it is held only in the model object and never printed, traced or saved.
-- Model-written code never runs where the key lives: making a model here switches the oracle
-  to an isolated runner (:mod:`agent_team.models.isolated`, host side) for this interpreter.
-  Where there is none (the browser's kernel today), a model holding a key makes the oracle
-  refuse to run code at all, with the reason; a keyless local model keeps the in-process oracle.
+- Model-written code never runs where the key lives: making a model switches the oracle of
+  this interpreter to an isolated runner (:mod:`.isolation` says which): in CPython a
+  subprocess (:mod:`.isolated`, host side), in the browser a second worker holding no key
+  (:mod:`.worker_runner`: make the model in one cell, run the team in the next).
 """
 
 import os
