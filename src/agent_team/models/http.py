@@ -5,7 +5,8 @@
 - Pyodide (``sys.platform == "emscripten"``): a synchronous ``XMLHttpRequest`` from the kernel's
   worker, with ``xhr.timeout`` set. A synchronous request is one C call that no trace hook can
   interrupt, so the browser's own timeout is the only thing that ends a hung call; browsers allow
-  it in a worker (not on a page's main thread, where it is left unset and the caller is told).
+  it in a worker (the course's kernel runs in one). On a page's main thread, where a browser
+  refuses a timeout on a synchronous request, it is left unset: a hung server hangs the call.
 
 Either way the answer is a :class:`Response` for any HTTP status, and :class:`ModelError` for
 everything that is not one: no answer (the browser says status 0 for a CORS refusal, Firefox
