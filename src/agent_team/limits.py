@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from .clip import clip
 
-__all__ = ["Outcome", "TimeUp", "budget", "call_limited", "describe_error"]
+__all__ = ["Outcome", "TimeUp", "budget", "call_limited", "describe_error", "time_left"]
 
 _HERE = __file__
 _clock = time.perf_counter
@@ -252,6 +252,16 @@ def budget(seconds, remember_hangs=True):
         yield watch
     finally:
         _Watch.active = outer
+
+
+def time_left():
+    """Seconds left before the innermost active deadline, or None outside any limited call.
+
+    For code that blocks in one C call the trace hook cannot see (a network request): it
+    passes this on as the call's own timeout, so the deadline holds there too.
+    """
+    watch = _Watch.active
+    return None if watch is None else max(0.0, watch.deadline - _clock())
 
 
 def describe_error(err, limit=300):

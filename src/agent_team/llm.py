@@ -10,20 +10,22 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error, and ``failure``: None, "timeout", "error" or "bad reply") is
-kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``usage``, the token
+counts, from a client that reports them) is kept in ``output["attempts"]`` and in ``policy.history``.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
 model-written code outside a real sandbox: the browser tab is not one.
 
-Plugging in a real model is one function, e.g. in Pyodide with a key the
-learner pastes at runtime (never stored in a notebook)::
+Plugging in a real model is one function ``prompt -> str``; :mod:`agent_team.models` makes
+one for OpenAI-compatible servers and for Anthropic, in CPython and in the browser, with a
+key asked for at run time and never stored::
 
-    def ask(prompt):            # prompt -> str; any HTTP client works
-        return my_chat_api(prompt)
-    coder = llm_policy("coder", ask, seconds=60)
+    coder = llm_policy("coder", openai_chat(URL, MODEL, key=ask_key()), seconds=60)
     supervise(coder=coder, seconds=200)   # the supervisor's limit covers all attempts
+
+A model with a ``for_role(role)`` method is given its role once (a client then asks the
+server for that role's reply schema); one with ``last_usage`` has its token counts recorded.
 """
 
 import json
@@ -131,6 +133,9 @@ def call_model(model, prompt, seconds):
     call = call_limited(model, prompt, seconds=seconds)
     if call.kind == "timeout":
         return None, "timeout", f"the model did not answer within {seconds:g} s"
+    own = getattr(call.error, "failure", None)
+    if call.kind == "error" and own in ("timeout", "error"):  # a client's own words (agent_team.models)
+        return None, own, f"the model call failed: {clip(str(call.error), 600)}"
     if call.kind == "error":
         return None, "error", f"the model raised {describe_error(call.error)}"
     return call.value, None, None
@@ -152,6 +157,8 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
         raise ValueError(f"retries must be a whole number >= 0 (extra attempts after the first), not {retries!r}")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
         raise ValueError(f"seconds must be a number > 0 (the limit per model call), not {seconds!r}")
+    if callable(getattr(model, "for_role", None)):  # a client that holds each role to its reply schema
+        model = model.for_role(role)
     history = []
 
     def policy(goal, view):
@@ -170,6 +177,8 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
             attempts.append({"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
                              "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
                              "error": error, "failure": failure})
+            if hasattr(model, "last_usage"):  # token counts, from a client that reports them
+                attempts[-1]["usage"] = _usage(model.last_usage)
             if error is None:
                 break
         history.append(attempts)
@@ -182,6 +191,14 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
     policy.__name__ = policy.__qualname__ = f"llm_{role}"
     policy.role, policy.model, policy.history = role, model, history
     return policy
+
+
+def _usage(value):
+    """A client's token counts as the trace keeps them: whole numbers or None, nothing else."""
+    if not isinstance(value, dict):
+        return None
+    return {name: value.get(name) if type(value.get(name)) is int else None
+            for name in ("prompt_tokens", "completion_tokens")}
 
 
 class ScriptedModel:

@@ -75,6 +75,24 @@ from agent_team.sandbox import runtime as rt
 CASES = ((1, "1"), (3, "Fizz"), (5, "Buzz"), (15, "FizzBuzz"))
 GOT_LIMIT = 80
 
+# Set by agent_team.models once a real model is made in this interpreter: a function
+# source -> report that runs the source somewhere else (another process, another worker), so
+# model-written code never runs where a key lives. None: the in-process sandbox below.
+_runner = None
+
+
+def run_elsewhere(runner):
+    """From now on, run every source through ``runner(source) -> report`` (None: in this process).
+
+    ``runner`` returns what :func:`run_tests` returns, or raises; the oracle still never raises.
+    Returns the runner it replaced, so a test can put it back.
+    """
+    global _runner
+    if runner is not None and not callable(runner):
+        raise TypeError(f"runner must be a function source -> report, or None, not {type(runner).__name__}")
+    _runner, previous = runner, _runner
+    return previous
+
 
 def source_problems(source):
     """The static problems that make the oracle refuse ``source`` (empty list if none)."""
@@ -207,6 +225,8 @@ def _run_tests(repo):
     source, problem = _source_of(repo)
     if problem:
         return _refused([problem], "not run: there is no source to test (see errors)")
+    if _runner is not None:
+        return _run_by(_runner, source)
     code, problems = sandbox.prepare(source)
     if problems:
         return _refused(problems, "not run: the sandbox refused the code (see errors)")
@@ -217,6 +237,20 @@ def _run_tests(repo):
     finally:   # break the cycle stop -> traceback -> frames -> namespace, so big data is freed now
         runtime.stop = None
         namespace.clear()
+
+
+def _run_by(runner, source):
+    """The report of an isolated run, or why there is none (a runner's failure fails every case)."""
+    try:
+        report = runner(source)
+    except BaseException as exc:  # noqa: BLE001 -- the oracle never raises
+        text = clip(str(exc), 300) if isinstance(exc, Exception) and str(exc) else type(exc).__name__
+        return _refused([f"the isolated runner failed: {text}"], "not run: the isolated runner failed")
+    if type(report) is not dict or set(report) != {"ok", "errors", "passed", "failed", "cases"} \
+            or len(report["cases"]) != len(CASES):
+        return _refused(["the isolated runner returned no test report; this is a bug in the runner"],
+                        "not run: the isolated runner failed")
+    return report
 
 
 def _run_code(code, runtime, namespace):

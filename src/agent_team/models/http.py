@@ -1,0 +1,148 @@
+"""One HTTP POST, the same call in CPython and in the browser: ``post(url, headers, body, seconds, cap)``.
+
+- CPython: ``urllib.request``, with ``timeout`` and a read loop that stops at the deadline and
+  at ``cap`` bytes.
+- Pyodide (``sys.platform == "emscripten"``): a synchronous ``XMLHttpRequest`` from the kernel's
+  worker, with ``xhr.timeout`` set. A synchronous request is one C call that no trace hook can
+  interrupt, so the browser's own timeout is the only thing that ends a hung call; browsers allow
+  it in a worker (the course's kernel runs in one). On a page's main thread, where a browser
+  refuses a timeout on a synchronous request, it is left unset: a hung server hangs the call.
+
+Either way the answer is a :class:`Response` for any HTTP status, and :class:`ModelError` for
+everything that is not one: no answer (the browser says status 0 for a CORS refusal, Firefox
+without raising), a timeout, a body over the cap. Nothing here knows a key: the caller hides it.
+"""
+
+import sys
+from dataclasses import dataclass, field
+
+__all__ = ["ModelError", "Response", "post", "IN_BROWSER"]
+
+IN_BROWSER = sys.platform == "emscripten"
+CHUNK = 64 * 1024
+
+
+class ModelError(Exception):
+    """A model call that failed; ``str(err)`` says why in words, ``failure`` is "timeout" or "error" (as the
+    LLM slot records an attempt), ``status`` the HTTP status if there was one (0: no answer)."""
+
+    def __init__(self, message, failure="error", status=None):
+        super().__init__(message)
+        self.failure, self.status = failure, status
+
+
+@dataclass
+class Response:
+    """What the server answered: its status, its headers (lower-case names) and its body as text."""
+
+    status: int
+    text: str
+    headers: dict = field(default_factory=dict)
+
+
+def post(url, headers, body, seconds, cap):
+    """POST ``body`` (bytes) to ``url`` and wait at most ``seconds``; a body over ``cap`` bytes fails."""
+    if IN_BROWSER:
+        return _post_xhr(url, headers, body, seconds, cap)
+    return _post_urllib(url, headers, body, seconds, cap)
+
+
+def _too_big(cap):
+    return ModelError(f"the reply is over {cap:,} bytes, the cap for one model reply; "
+                      "ask for fewer tokens (max_tokens) or raise max_bytes")
+
+
+def _timed_out(seconds):
+    return ModelError(f"no answer within {seconds:.3g} s (the time left for this call)", failure="timeout")
+
+
+def _post_urllib(url, headers, body, seconds, cap):
+    import http.client
+    import socket
+    import time
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    host = urllib.parse.urlsplit(url).hostname or ""
+    # A server on this machine is never reached through a proxy the environment names.
+    handlers = [urllib.request.ProxyHandler({})] if host in ("127.0.0.1", "localhost", "::1") else []
+    opener = urllib.request.build_opener(*handlers)
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    deadline = time.monotonic() + seconds
+    try:
+        try:
+            reply = opener.open(request, timeout=max(seconds, 0.001))
+        except urllib.error.HTTPError as err:  # a status is an answer, whatever it says
+            reply = err
+        with reply:
+            status, got = reply.status, dict((k.lower(), v) for k, v in reply.headers.items())
+            chunks, size, read = [], 0, getattr(reply, "read1", reply.read)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise _timed_out(seconds)
+                chunk = read(CHUNK)  # one read from the socket: a server dripping bytes is seen
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > cap:
+                    raise _too_big(cap)
+                chunks.append(chunk)
+            promised = got.get("content-length", "")
+            if promised.isdigit() and size < int(promised):
+                raise ModelError(f"the reply from {_origin(url)} was cut short ({size:,} of {int(promised):,} "
+                                 "bytes): the connection closed early; try again")
+    except ModelError:
+        raise
+    except (TimeoutError, socket.timeout):
+        raise _timed_out(seconds) from None
+    except urllib.error.URLError as err:
+        if isinstance(err.reason, (TimeoutError, socket.timeout)):
+            raise _timed_out(seconds) from None
+        raise ModelError(f"nothing answered at {_origin(url)} ({err.reason}): is the server running, "
+                         "and is the address right?") from None
+    except (OSError, ValueError, http.client.HTTPException) as err:  # reset, cut short, a bad URL
+        raise ModelError(f"the connection to {_origin(url)} failed ({type(err).__name__}: {err})") from None
+    return Response(status, b"".join(chunks).decode("utf-8", "replace"), got)
+
+
+def _origin(url):
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.split('/', 1)[0]}"
+
+
+def _post_xhr(url, headers, body, seconds, cap):
+    import js  # only in Pyodide
+    from pyodide.ffi import JsException
+
+    xhr = js.XMLHttpRequest.new()
+    xhr.open("POST", url, False)  # False: synchronous, so a plain function can return the answer
+    on_page = hasattr(js, "document")  # a page's main thread refuses a timeout on a sync request
+    if not on_page:
+        xhr.timeout = max(1, int(seconds * 1000))
+    for name, value in headers.items():
+        xhr.setRequestHeader(name, value)
+    try:
+        xhr.send(body.decode("utf-8"))
+    except JsException as err:
+        name = getattr(err, "name", "") or type(err).__name__
+        if "Timeout" in name or "Timeout" in str(err):
+            raise _timed_out(seconds) from None
+        raise ModelError(_refused(url), status=0) from None
+    if xhr.status == 0:  # Firefox reports a CORS refusal this way, without raising
+        raise ModelError(_refused(url), status=0)
+    text = str(xhr.responseText or "")
+    if len(text) > cap:
+        raise _too_big(cap)
+    got = {}
+    for line in str(xhr.getAllResponseHeaders() or "").split("\r\n"):
+        name, sep, value = line.partition(":")
+        if sep:
+            got[name.strip().lower()] = value.strip()
+    return Response(int(xhr.status), text, got)
+
+
+def _refused(url):
+    return (f"no answer from {_origin(url)}: the server refused a request from this page (CORS), "
+            "or nothing is listening there")
