@@ -29,6 +29,8 @@ CANNOT_RUN_HERE = {
     "tests/course/test_recipes.py": "this test itself",
     "tests/classroom/test_classroom_grading.py": "boots Pyodide under Node.js from the site's wheels, "
                                                  "which the copy does not fetch (make test runs it)",
+    "tests/models/test_real_model.py": "needs the real model and its server (make models: about 200 MB "
+                                       "outside git, which the copy does not hold; make test runs it)",
 }
 
 
