@@ -74,6 +74,29 @@ def test_a_restore_that_hangs_means_a_plain_start_and_is_not_tried_again(guarded
     assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
 
 
+def test_an_early_worker_that_does_not_load_is_started_again(guarded, site_url):
+    """WebKitGTK fails to load the page's early worker on a reload (an `error` event; the worker
+    never runs), and the kernel that took that worker waited for good. Made here by answering the
+    first request for a worker script with a 404: the page starts the worker again at once, and
+    the kernel runs in that second, early worker."""
+    page, guard = guarded
+    failed = []
+
+    def first_fails(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.fulfill(status=404, body="not found")
+    page.context.route(re.compile(r".*/site-extension/static/[^/]*\.worker\.[^/]*\.js$"), first_fails)
+    lite.open_notebook(page, site_url, NOTEBOOK, START_SECONDS)
+    assert failed, "no worker script was asked for"
+    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
+    workers = kernel_workers(page)
+    assert len(workers) == 1 and workers[0].evaluate("globalThis.__agentTeamStartedBy") == "page", \
+        [w.url for w in workers]
+
+
 HIDE = {
     # WebKitGTK as shipped: an isolated page, and no SharedArrayBuffer in it or its workers.
     "no SharedArrayBuffer": "delete globalThis.SharedArrayBuffer;",

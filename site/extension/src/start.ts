@@ -7,8 +7,10 @@
  *   `bounds.restored` of that (a restore stuck where the worker cannot bound it): the worker is
  *   ended, the snapshot refused (deleted, and never tried again here for this build), and a
  *   kernel with a fresh worker starts plainly.
- * - Any kernel not ready within `bounds.start` of its creation, or whose worker failed to load:
- *   the same, once; a second one fails the start with one line saying what to do, instead of a
+ * - Any kernel not ready within `bounds.start` of its creation, or whose worker failed to load
+ *   (WebKitGTK was seen failing to load the page's early worker on a reload): another kernel
+ *   with a new worker, which may still restore the snapshot, then a last one that starts
+ *   plainly; if that fails too, the start fails with one line saying what to do, instead of a
  *   spinner turning for good.
  */
 
@@ -25,35 +27,43 @@ export interface IStartable {
   dispose(): void;
 }
 
-/** A kernel made by `make` that is ready, or an error once a plain start failed too. */
+// At most this many kernels: the first, one more if its worker failed (a restore's failure makes
+// the next one start plainly), and a last, plain one.
+const ATTEMPTS = 3;
+
+/** A kernel made by `make` that is ready, or an error once the last, plain one failed too. */
 export async function startKernel<K extends IStartable>(make: (started: IStarted) => K, boot: IBoot): Promise<K> {
   const lacks: string[] | undefined = (globalThis as any).__agentTeamUnsupported;
   if (lacks) {
     // The page said so already (page/index.ts): a worker here would only die.
     throw new Error(TOO_OLD(lacks));
   }
-  const started = takeWorker(boot);
-  let restoring = false;
-  started.restoring.then(() => (restoring = true));
-  const kernel = make(started);
-  const why = await notReady(kernel, started);
-  if (why === null) {
-    return kernel;
+  let started = takeWorker(boot);
+  let snapshotAllowed = boot.snapshot !== false;
+  for (let attempt = 1; ; attempt++) {
+    let restoring = false;
+    started.restoring.then(() => (restoring = true));
+    const kernel = make(started);
+    const why = await notReady(kernel, started);
+    if (why === null) {
+      return kernel;
+    }
+    kernel.dispose();
+    if (restoring) {
+      // The restore is what failed or hung: never again here (snapshot.ts), and start plainly.
+      snapshotAllowed = false;
+      await within(forgetSnapshot(boot.pyodideUrl), bounds().place, 'refusing the snapshot').catch(() => {});
+    }
+    if (attempt === ATTEMPTS - 1) {
+      snapshotAllowed = false; // the last one starts plainly whatever went wrong
+    }
+    if (attempt === ATTEMPTS) {
+      notice(NO_START(Math.round(bounds().start / 1000)), 'error');
+      throw new Error(`agent_team: the kernel did not start: ${why}`);
+    }
+    console.warn(`agent_team: the kernel did not start (${why}); starting it afresh`);
+    started = startWorker({ ...boot, by: 'kernel', snapshot: snapshotAllowed });
   }
-  console.warn(`agent_team: the kernel did not start (${why}); starting it afresh`);
-  kernel.dispose();
-  if (restoring) {
-    await within(forgetSnapshot(boot.pyodideUrl), bounds().place, 'refusing the snapshot').catch(() => {});
-  }
-  const fresh = startWorker({ ...boot, snapshot: false });
-  const again = make(fresh);
-  const whyAgain = await notReady(again, fresh);
-  if (whyAgain === null) {
-    return again;
-  }
-  again.dispose();
-  notice(NO_START(Math.round(bounds().start / 1000)), 'error');
-  throw new Error(`agent_team: the kernel did not start: ${whyAgain}`);
 }
 
 /** null once `kernel` is ready; otherwise why it will not be, as soon as that is known. */

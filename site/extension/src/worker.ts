@@ -88,7 +88,15 @@ export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): I
 export function startEarly(boot: IBoot, files?: IWorkerFiles): void {
   const g = globalThis as any;
   if (!g[WAITING] && !g.__agentTeamReloading && !g.__agentTeamUnsupported && typeof Worker !== 'undefined') {
-    g[WAITING] = startWorker(boot, files);
+    const started = startWorker(boot, files);
+    g[WAITING] = started;
+    // WebKitGTK was seen failing to load the page's early worker on a reload (an `error` event,
+    // the worker never ran): a worker not taken yet is started again, once.
+    started.failed.then(() => {
+      if (g[WAITING] === started) {
+        g[WAITING] = startWorker(boot, files);
+      }
+    });
   }
 }
 
