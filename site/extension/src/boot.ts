@@ -7,15 +7,15 @@
  * worker restores all of that from the first start's snapshot instead (snapshot.ts).
  *
  * Every step that may hang has a bound (bounds.ts, sent by the page): finding the snapshot, and
- * restoring it, after which it is refused and Pyodide starts plainly. The worker tells the page
- * `{agentTeamStage: "restoring"}` before a restore and `{agentTeamStage: "booted"}` after its
- * boot, so that the page can bound what this worker cannot (a restore stuck in a loop: start.ts).
+ * restoring it (see restore below). The worker tells the page `{agentTeamStage: "restoring"}`
+ * before a restore, `"plain"` if it then starts plainly, and `"booted"` after its boot, so that
+ * the page can bound what this worker cannot (a restore stuck in a loop: start.ts).
  *
  * globalThis.__agentTeamTimes: when each stage ended (Date.now()), read by bench/bench.py.
  */
 
 import type { IBounds } from './bounds';
-import { within } from './bounds';
+import { TooLate, within } from './bounds';
 import * as snapshot from './snapshot';
 
 interface IBootMessage {
@@ -44,7 +44,8 @@ self.addEventListener('message', (event: MessageEvent) => {
   g.__agentTeamBooted = start(boot, times);
   g.__agentTeamBooted.then(
     () => postMessage({ agentTeamStage: 'booted', snapshot: g.__agentTeamSnapshot }),
-    () => {}, // reported when the kernel awaits it (booted-pyodide.ts)
+    // Also reported when the kernel awaits it (booted-pyodide.ts); the page need not wait for that.
+    (error: unknown) => postMessage({ agentTeamStage: 'failed', error: String(error) }),
   );
 });
 
@@ -100,16 +101,30 @@ async function start(boot: IBootMessage, times: Record<string, number>): Promise
   return pyodide;
 }
 
-/** The snapshot restored within its bound, or null: not there, failed (refused by snapshot.ts),
- *  or too slow (refused here, and Pyodide starts plainly beside the one still restoring). */
+/** The snapshot restored within its bound, or null: not there, or failed (refused by
+ *  snapshot.ts; this worker then starts Pyodide plainly, and says so to the page). A restore
+ *  too slow is refused too, and fails this worker's boot: whatever held it up may hold up a
+ *  plain start here as well, so the page starts another worker (start.ts). */
 async function restore(pyodideModule: any, boot: IBootMessage, where: snapshot.IPlace): Promise<any> {
-  const restoring = () => postMessage({ agentTeamStage: 'restoring' });
+  let began = false;
+  const restoring = () => {
+    began = true;
+    postMessage({ agentTeamStage: 'restoring' });
+  };
   try {
-    return await within(snapshot.restore(pyodideModule, boot.indexUrl, where, restoring), boot.bounds.restore,
-      'restoring the kernel snapshot');
+    const pyodide = await within(snapshot.restore(pyodideModule, boot.indexUrl, where, restoring),
+      boot.bounds.restore, 'restoring the kernel snapshot');
+    if (!pyodide && began) {
+      postMessage({ agentTeamStage: 'plain' }); // no longer restoring: the page's bound is off
+    }
+    return pyodide;
   } catch (error) {
-    console.warn('agent_team: the kernel snapshot was not restored in time; starting afresh', error);
     await snapshot.refuse(where).catch(() => {});
+    if (error instanceof TooLate) {
+      throw error;
+    }
+    console.warn('agent_team: the kernel snapshot was not restored; starting afresh', error);
+    postMessage({ agentTeamStage: 'plain' });
     return null;
   }
 }

@@ -27,11 +27,14 @@ export function bounds(): IBounds {
   return { ...DEFAULTS, ...(set && typeof set === 'object' ? set : {}) };
 }
 
-/** `promise`, or a rejection saying `what` did not finish within `ms`. */
+/** What `within` rejects with when time ran out (not when the promise itself failed). */
+export class TooLate extends Error {}
+
+/** `promise`, or a TooLate rejection saying `what` did not finish within `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+    timer = setTimeout(() => reject(new TooLate(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

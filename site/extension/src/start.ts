@@ -4,9 +4,11 @@
  * one that is not ready in time is never seen by the notebook, and another takes its place.
  *
  * - Its worker restores the snapshot (boot.ts) and the kernel is not ready within
- *   `bounds.restored` of that (a restore stuck where the worker cannot bound it): the worker is
- *   ended, the snapshot refused (deleted, and never tried again here for this build), and a
- *   kernel with a fresh worker starts plainly.
+ *   `bounds.restored` of that (a restore stuck where the worker cannot bound it), or the worker
+ *   gave up on a restore too slow (its boot fails): the worker is ended, the snapshot refused
+ *   (deleted, and never tried again here for this build), and a kernel with a fresh worker
+ *   starts plainly. A restore that failed outright is refused by the worker itself, which then
+ *   starts plainly (`stage` "plain": only `bounds.start` applies from then on).
  * - Any kernel not ready within `bounds.start` of its creation, or whose worker failed to load
  *   (WebKitGTK was seen failing to load the page's early worker on a reload): another kernel
  *   with a new worker, which may still restore the snapshot, then a last one that starts
@@ -70,14 +72,17 @@ export async function startKernel<K extends IStartable>(make: (started: IStarted
 async function notReady(kernel: IStartable, started: IStarted): Promise<string | null> {
   const limits = bounds();
   const timers: ReturnType<typeof setTimeout>[] = [];
-  const late = (ms: number, why: string) =>
-    new Promise<string>((resolve) => timers.push(setTimeout(() => resolve(why), ms)));
+  // `still()`: whether the reason holds when the time is up (a restore that failed gave way to a
+  // plain start in the same worker: only `start` bounds that one).
+  const late = (ms: number, why: string, still = () => true) =>
+    new Promise<string>((resolve) => timers.push(setTimeout(() => still() && resolve(why), ms)));
   try {
     return await Promise.race([
       kernel.ready.then(() => null, (error) => `its start failed: ${error}`),
       late(limits.start, `not ready within ${Math.round(limits.start / 1000)} s`),
       started.restoring.then(() => late(limits.restored,
-        `restoring its snapshot, not ready within ${Math.round(limits.restored / 1000)} s`)),
+        `restoring its snapshot, not ready within ${Math.round(limits.restored / 1000)} s`,
+        () => started.stage !== 'plain')),
       started.failed.then((message) => `its worker failed: ${message}`),
     ]);
   } finally {

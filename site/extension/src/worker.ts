@@ -28,7 +28,8 @@ export interface IStarted {
   worker: Worker;
   interrupt: Uint8Array | null;
   restoring: Promise<void>; // resolves when the worker starts restoring a snapshot
-  failed: Promise<string>; // resolves if the worker itself fails to load
+  stage: string; // what the worker said last: "", "restoring", "plain" (after a failed restore), "booted"
+  failed: Promise<string>; // resolves if the worker fails to load, or its boot fails
 }
 
 // Where the page's early start (and this plugin) leaves its worker for the first kernel.
@@ -61,11 +62,18 @@ export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): I
     worker,
     interrupt,
     restoring: new Promise<void>((resolve) => (restoring = resolve)),
+    stage: '',
     failed: new Promise<string>((resolve) => (failed = resolve)),
   };
   worker.addEventListener('message', (event: MessageEvent) => {
+    if (event.data && typeof event.data.agentTeamStage === 'string') {
+      started.stage = event.data.agentTeamStage;
+    }
     if (event.data && event.data.agentTeamStage === 'restoring') {
       restoring();
+    }
+    if (event.data && event.data.agentTeamStage === 'failed') {
+      failed(`its boot failed: ${event.data.error}`);
     }
   });
   worker.addEventListener('error', (event: ErrorEvent) => failed(event.message || 'the worker did not load'));
