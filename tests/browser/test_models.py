@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from website import driver as lite
+from website import driver
 
 import llama
 from fault_server import FaultServer
@@ -62,14 +62,14 @@ def real_model():
 def page(request, browser, site_url, faults):
     """A fresh context whose network guard lets the model servers' origins through, and only them."""
     context = browser.new_context()
-    guard = lite.Guard(lite._origin(site_url))
+    guard = driver.Guard(driver._origin(site_url))
     servers = [faults.url] + ([request.getfixturevalue("real_model")] if "real_model" in request.fixturenames else [])
     allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, *servers))
     context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
     context.on("request", guard.on_request)
     page = context.new_page()
-    lite.open_notebook(page, site_url, "smoke.ipynb")
-    reply = lite.execute(page, SETUP.replace("{url}", faults.url), timeout=60)
+    driver.open_notebook(page, site_url, "smoke.ipynb")
+    reply = driver.execute(page, SETUP.replace("{url}", faults.url), timeout=60)
     assert reply == {"status": "ok", "out": "ready\n"}, reply
     yield page
     context.close()
@@ -77,7 +77,7 @@ def page(request, browser, site_url, faults):
 
 
 def run(page, code, timeout=60):
-    reply = lite.execute(page, code, timeout=timeout)
+    reply = driver.execute(page, code, timeout=timeout)
     assert reply["status"] == "ok", reply
     return reply["out"]
 
@@ -183,20 +183,20 @@ def test_the_key_is_in_no_stored_byte_after_save_and_reload(page, faults, site_u
         "print(repr(model))",
     ]
     assert page.evaluate(JS_WRITE_CELLS, cells) == 3
-    page.evaluate(lite.JS_START_RUN_ALL, "notebook:run-all-cells")
+    page.evaluate(driver.JS_START_RUN_ALL, "notebook:run-all-cells")
     box = page.locator("input[type=password]")
     box.wait_for(timeout=60_000)
     box.fill(KEY)
     box.press("Enter")
-    page.wait_for_function(lite.JS_RUN_ALL_DONE, timeout=120_000, polling=100)
-    outputs = [lite.text_of(o) for cell in lite.cells(page) for o in cell.get("outputs", [])]
+    page.wait_for_function(driver.JS_RUN_ALL_DONE, timeout=120_000, polling=100)
+    outputs = [driver.text_of(o) for cell in driver.cells(page) for o in cell.get("outputs", [])]
     assert any("None your key is <hidden>" in text for text in outputs), outputs
     assert faults.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"  # the key was used
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty", timeout=30_000)
     page.reload()
-    lite.wait_kernel_idle(page)
-    lite.wait_snapshot_stored(page)
+    driver.wait_kernel_idle(page)
+    driver.wait_snapshot_stored(page)
     result = page.evaluate(JS_FIND_STORED, KEY)
     assert result["searched"] > 1_000_000  # the snapshot and the notebooks were read
     assert result["found"] == [], result["found"]
