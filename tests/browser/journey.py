@@ -1,0 +1,164 @@
+"""A learner's journey through one notebook, written once for every engine (engines.py's pages).
+
+Steps (each returns what it measured; test_journey.py says which run where):
+- open: a first visit (fresh profile) to kernel idle; before anything runs, every stored output and
+  saved widget shows as stored (first_open.py);
+- attempt: the exercise functions get a wrong answer (`return None`) and the learner runs all: every
+  code cell runs without an error, every grader report of the notebook shows, the attempted
+  exercise's says "not yet";
+- return: save, reload (a return visit, same profile): the kernel comes back restored from the
+  snapshot the first visit stored, and the saved attempt and its report are still there;
+- loop: the exercise body becomes an endless loop; run all still ends (test_runaway.py's loops and
+  the graders' caps), the kernel keeps its state;
+- interrupt: Kernel -> Interrupt stops `while True: pass` (an engine with SharedArrayBuffer), or,
+  where there is none, the page says in one line that Interrupt is not available.
+Everything goes through page.evaluate, with lite's JavaScript snippets; the kernel's worker is read
+from the kernel itself (`js` in Pyodide is the worker's global scope), not through a driver.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import first_open
+import lite
+import test_runaway
+
+ROOT = lite.ROOT
+SHOTS = ROOT / "build" / "screenshots"
+REPORT_RE = re.compile(r"<Report '(?P<title>[^']*)': (?P<status>[a-z ]+), (?P<ok>\d+)/(?P<n>\d+) checks>")
+WRONG = ["return None"]
+# Generous bounds (seconds), read at call time so a test can shrink them.
+FIRST_VISIT_SECONDS = 180
+RETURN_VISIT_SECONDS = 120
+RUN_ALL_SECONDS = 300
+# A line of the page (the site's own message) saying Interrupt is not available and what to do.
+JS_NO_INTERRUPT_LINE = r"""() => document.body.innerText.split('\n')
+  .filter(l => /interrupt/i.test(l) && /restart/i.test(l) && l.length < 300)"""
+
+
+class Journey:
+    """One notebook (path in the site) in one engine's page; `times` collects what was measured."""
+
+    def __init__(self, page, base_url, site_path):
+        self.page, self.base_url, self.site_path = page, base_url, site_path
+        self.disk_path = ROOT / "notebooks" / site_path
+        self.functions = test_runaway.NOTEBOOKS.get(site_path, ([], None))[0]
+        self.times = {}
+        self.shots = SHOTS / page.name
+        self.shots.mkdir(parents=True, exist_ok=True)
+
+    def shot(self, step):
+        self.page.screenshot(path=self.shots / f"{Path(self.site_path).stem}-{step}.png")
+
+    def open(self):
+        page = self.page
+        self.times["first_visit_idle_s"] = lite.open_notebook(page, self.base_url, self.site_path,
+                                                              timeout=FIRST_VISIT_SECONDS, polling=100)
+        self.shot("open")
+        assert page.evaluate("crossOriginIsolated"), f"{page.name}: the page is not cross-origin isolated"
+        found = first_open.problems_after_open(page, self.disk_path)
+        assert not found, f"{page.name}: {self.site_path} on first open: {found}"
+
+    def attempt(self):
+        """A wrong answer in every exercise function, then run all."""
+        page = self.page
+        replaced = self._replace_bodies(WRONG)
+        went_through, self.times["run_all_s"] = lite.run_all(page, timeout=RUN_ALL_SECONDS)
+        cells = lite.cells(page)
+        self.shot("attempt")
+        lite.assert_ran_through(f"{page.name}: {self.site_path}", went_through, cells)
+        shown = reports(cells)
+        stored = reports(json.loads(self.disk_path.read_text())["cells"])
+        assert sorted(shown) == sorted(stored), f"{page.name}: reports {shown}, stored {stored}"
+        if replaced:
+            wrong = [t for t, status in shown.items() if status == "not yet"]
+            assert wrong, f"{page.name}: {self.site_path}: no report says 'not yet' for {replaced}: {shown}"
+
+    def return_visit(self):
+        """Save, come back (reload, same profile): restored from the snapshot, the attempt kept."""
+        page = self.page
+        state = wait_snapshot_stored(page)
+        assert state == "stored", f"{page.name}: the first visit's snapshot: {state}"
+        start = time.monotonic()
+        first_open.save_and_reload(page, timeout=RETURN_VISIT_SECONDS)
+        self.times["return_visit_idle_s"] = time.monotonic() - start
+        self.shot("return")
+        assert snapshot_state(page) == "restored", f"{page.name}: return visit: {snapshot_state(page)}"
+        if self.functions:
+            cells = lite.cells(page)
+            sources = "\n".join(lite._join(c["source"]) for c in cells)
+            assert "    return None" in sources, f"{page.name}: the saved attempt is gone after the reload"
+            assert "not yet" in reports(cells).values(), f"{page.name}: the saved report is gone: {reports(cells)}"
+
+    def loop(self):
+        """An endless loop in the exercise: run all ends anyway, the kernel keeps SENTINEL."""
+        page = self.page
+        loop = test_runaway.NOTEBOOKS[self.site_path][1]
+        self._replace_bodies(loop)
+        went_through, self.times["loop_run_all_s"] = lite.run_all(page, timeout=RUN_ALL_SECONDS)
+        cells = lite.cells(page)
+        self.shot("loop")
+        lite.assert_ran_through(f"{page.name}: {self.site_path} with a loop", went_through, cells)
+        text = "\n".join(lite.text_of(o) for o in lite.outputs(cells))
+        assert "did not return" in text, f"{page.name}: no output says the function did not return"
+        after = lite.execute(page, "print(SENTINEL)")
+        assert after == {"status": "ok", "out": "42\n"}, f"{page.name}: the kernel lost its state: {after}"
+
+    def interrupt(self):
+        page = self.page
+        if page.evaluate("typeof SharedArrayBuffer") == "undefined":
+            # Without it a cell cannot be stopped: the page must say so, once, in a learner's words.
+            lines = page.evaluate(JS_NO_INTERRUPT_LINE)
+            self.shot("no-interrupt")
+            assert len(lines) == 1, f"{page.name}: no SharedArrayBuffer; lines about Interrupt: {lines}"
+            return
+        result = page.evaluate(lite.JS_INTERRUPT)
+        assert "early" not in result, f"{page.name}: the loop ended by itself: {result}"
+        assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result
+        assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
+        self.times["interrupt_s"] = result["seconds"]
+
+    def _replace_bodies(self, body):
+        changes, replaced = [], []
+        for index, cell in enumerate(lite.cells(self.page)):
+            if cell["cell_type"] == "code" and test_runaway.is_exercise(cell):
+                source, found = test_runaway.loop_bodies(lite._join(cell["source"]), self.functions, body)
+                if found:
+                    changes.append([index, source])
+                    replaced += found
+        assert sorted(replaced) == sorted(self.functions), f"exercise functions found: {replaced}"
+        if changes:
+            self.page.evaluate(test_runaway.JS_SET_SOURCES, changes)
+        return replaced
+
+
+def reports(cells):
+    """{report title: status} of the grader reports in these cells' outputs."""
+    found = {}
+    for cell in cells:
+        for out in cell.get("outputs", []):
+            found.update((m["title"], m["status"]) for m in REPORT_RE.finditer(lite.text_of(out)))
+    return found
+
+
+def snapshot_state(page):
+    """What the kernel's worker did with its snapshot (lite.snapshot_state), asked of the kernel."""
+    got = lite.execute(page, "print(getattr(__import__('js'), '__agentTeamSnapshot', None))")
+    return got["out"].strip() if got["status"] == "ok" else got
+
+
+def wait_snapshot_stored(page, timeout=60):
+    deadline = time.monotonic() + timeout
+    while (state := snapshot_state(page)) == "storing" and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return state
+
+
+def engines_wanted():
+    """AGENT_TEAM_ENGINES (comma-separated), by default the engines besides Chromium's own suite."""
+    return [e for e in os.environ.get("AGENT_TEAM_ENGINES", "firefox,webkit,webkit-no-sab").split(",") if e]
