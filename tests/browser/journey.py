@@ -6,12 +6,12 @@ Steps (each returns what it measured; test_journey.py says which run where):
 - attempt: the exercise functions get a wrong answer (`return None`) and the learner runs all: every
   code cell runs without an error, every grader report of the notebook shows, the attempted
   exercise's says "not yet";
-- return: save, reload (a return visit, same profile): the kernel comes back restored from the
-  snapshot the first visit stored, and the saved attempt and its report are still there;
 - loop: the exercise body becomes an endless loop; run all still ends (test_runaway.py's loops and
   the graders' caps), the kernel keeps its state;
 - interrupt: Kernel -> Interrupt stops `while True: pass` (an engine with SharedArrayBuffer), or,
-  where there is none, the page says in one line that Interrupt is not available.
+  where there is none, the page says in one line that Interrupt is not available;
+- return: save, reload (a return visit, same profile): the kernel comes back restored from the
+  snapshot the first visit stored and answers, and the saved cells and reports are all there.
 Everything goes through page.evaluate, with lite's JavaScript snippets; the kernel's worker is read
 from the kernel itself (`js` in Pyodide is the worker's global scope), not through a driver.
 """
@@ -80,20 +80,21 @@ class Journey:
             assert wrong, f"{page.name}: {self.site_path}: no report says 'not yet' for {replaced}: {shown}"
 
     def return_visit(self):
-        """Save, come back (reload, same profile): restored from the snapshot, the attempt kept."""
+        """Save, come back (reload, same profile): restored from the snapshot, the work kept."""
         page = self.page
         state = wait_snapshot_stored(page)
         assert state == "stored", f"{page.name}: the first visit's snapshot: {state}"
+        saved = lite.cells(page)
         start = time.monotonic()
         first_open.save_and_reload(page, timeout=RETURN_VISIT_SECONDS)
         self.times["return_visit_idle_s"] = time.monotonic() - start
         self.shot("return")
         assert snapshot_state(page) == "restored", f"{page.name}: return visit: {snapshot_state(page)}"
-        if self.functions:
-            cells = lite.cells(page)
-            sources = "\n".join(lite._join(c["source"]) for c in cells)
-            assert "    return None" in sources, f"{page.name}: the saved attempt is gone after the reload"
-            assert "not yet" in reports(cells).values(), f"{page.name}: the saved report is gone: {reports(cells)}"
+        cells = lite.cells(page)
+        assert [c["source"] for c in cells] == [c["source"] for c in saved], f"{page.name}: the saved work changed"
+        assert reports(cells) == reports(saved), f"{page.name}: reports {reports(cells)}, saved {reports(saved)}"
+        after = lite.execute(page, "print(1 + 1)")
+        assert after == {"status": "ok", "out": "2\n"}, f"{page.name}: the restored kernel: {after}"
 
     def loop(self):
         """An endless loop in the exercise: run all ends anyway, the kernel keeps SENTINEL."""
@@ -119,9 +120,10 @@ class Journey:
             return
         result = page.evaluate(lite.JS_INTERRUPT)
         assert "early" not in result, f"{page.name}: the loop ended by itself: {result}"
-        assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result
-        assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
         self.times["interrupt_s"] = result["seconds"]
+        assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
+        assert result["reply"] and "KeyboardInterrupt" in result["reply"].get("ename", ""), \
+            f"{page.name}: the interrupted cell's reply: {result['reply']}"
 
     def _replace_bodies(self, body):
         changes, replaced = [], []

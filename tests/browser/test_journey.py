@@ -1,10 +1,10 @@
 """The learner's journey (journey.py) in every engine besides Chromium's own suite: Firefox ESR,
 WebKitGTK with SharedArrayBuffer (as Safari has it) and WebKitGTK without it (as it ships).
 
-What runs where is chosen for `make test`'s budget (docs/browsers.md has the measured times): every
-learner notebook is opened, attempted and run in every engine; the return visit (save, reload,
-snapshot restored) and the loop and Interrupt run in every notebook in Firefox and in two notebooks
-in each WebKit, whose first visits take three times as long. AGENT_TEAM_ENGINES=firefox,chromium
+What runs where is chosen for `make test`'s budget (PLAN; docs/browsers.md has the measured times
+and the reasons): Firefox opens, attempts, runs and comes back to every learner notebook, with the
+loop and Interrupt in two of them; WebKit, whose first visits take three to six times as long,
+runs the whole journey in two notebooks with SharedArrayBuffer and in one without. AGENT_TEAM_ENGINES=firefox,chromium
 picks engines (chromium runs the same journey through Playwright); AGENT_TEAM_JOURNEY=all runs
 every step everywhere.
 """
@@ -21,25 +21,38 @@ import engines
 import journey
 
 LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
-# engine: the notebooks that also get the return visit, the loop and Interrupt (None: all)
-FULL = {"chromium": None, "firefox": None,
-        "webkit": {"01_architecture.ipynb", "04_failure_injection.ipynb"},
-        "webkit-no-sab": {"01_architecture.ipynb", "04_failure_injection.ipynb"}}
+ALL = ("open", "attempt", "loop", "interrupt", "return")
+# engine: {notebook, or "*" for the others: the steps it runs}
+PLAN = {
+    "chromium": {"*": ALL},
+    "firefox": {"*": ("open", "attempt", "return"), "01_architecture.ipynb": ALL, "02_policies.ipynb": ALL},
+    "webkit": {"01_architecture.ipynb": ALL, "04_failure_injection.ipynb": ALL},
+    "webkit-no-sab": {"01_architecture.ipynb": ALL},
+}
 # Known failures until the start-up fix (issue 21, item 2) is merged: strict, so they turn red then.
 KNOWN = {
     ("webkit", "return"): "WebKit: the snapshot restore hangs on a return visit (issue 21, item 2)",
     ("webkit-no-sab", "open"): "WebKit without SharedArrayBuffer: no kernel at all (issue 21, item 2)",
+    # Found by this journey (2026-12-01): the loop stops 1.3 s after Interrupt and the kernel keeps
+    # its variables, but the cell's reply says "ok", no KeyboardInterrupt: the learner is not told.
+    ("webkit", "interrupt"): "WebKit: an interrupted cell replies ok, not KeyboardInterrupt",
 }
 TIMES = journey.ROOT / "build" / "journey-times.json"
+
+
+def steps_for(engine, path):
+    if os.environ.get("AGENT_TEAM_JOURNEY") == "all":
+        return ALL
+    plan = PLAN[engine]
+    return plan.get(path, plan.get("*", ()))
 
 
 def cases():
     for engine in journey.engines_wanted():
         for path in LEARNER:
-            full = os.environ.get("AGENT_TEAM_JOURNEY") == "all" or FULL[engine] is None or path in FULL[engine]
-            steps = ["open", "attempt"] + (["return", "loop", "interrupt"] if full else [])
-            marks = [pytest.mark.xfail(strict=True, reason=KNOWN[engine, s]) for s in steps if (engine, s) in KNOWN]
-            yield pytest.param(engine, path, steps, id=f"{engine}-{path}", marks=marks[:1])
+            steps = steps_for(engine, path)
+            if steps:
+                yield pytest.param(engine, path, steps, id=f"{engine}-{path}")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -58,18 +71,29 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
     request.node.page_log = log = []
     trip = journey.Journey(page, site_url, site_path)
     done = []
+    run = {"open": trip.open, "attempt": trip.attempt, "loop": trip.loop, "interrupt": trip.interrupt,
+           "return": trip.return_visit}
+    failed_as_known, passes_now = [], []
     try:
-        trip.open()
-        done.append("open")
-        trip.attempt()
-        done.append("attempt")
-        if "return" in steps:
-            trip.return_visit()
-            done.append("return")
-        if "loop" in steps:
-            trip.loop()
-            trip.interrupt()
-            done += ["loop", "interrupt"]
+        for step in steps:
+            if step in ("loop", "interrupt") and not trip.functions:
+                continue  # a notebook without an exercise function (part 7)
+            reason = KNOWN.get((engine, step))
+            if reason is None:
+                run[step]()
+                done.append(step)
+                continue
+            # A known failure (KNOWN) is expected, and strictly: once it passes the test fails, as
+            # xfail(strict=True) would, but for that step only, so any other step still counts.
+            try:
+                run[step]()
+            except (AssertionError, TimeoutError, engines.EvaluationError) as e:
+                failed_as_known.append(f"{step}: {reason} ({str(e)[:300]})")
+                if step == "open":
+                    break  # nothing else can run without a kernel
+                continue
+            passes_now.append(f"{step} passes now: take ({engine!r}, {step!r}) off KNOWN ({reason})")
+            done.append(step)
         foreign = page.foreign_requests()
         assert not foreign, f"{engine}: requests to other origins: {foreign}"
     finally:
@@ -78,6 +102,10 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
         record(engine, page.version, site_path, done, trip.times)
         page.close()
     print(f"{engine} ({page.version}) {site_path}: " + ", ".join(f"{k} {v:.1f}" for k, v in trip.times.items()))
+    if passes_now:
+        pytest.fail("; ".join(passes_now))
+    if failed_as_known:
+        pytest.xfail("; ".join(failed_as_known))
 
 
 def record(engine, version, site_path, done, times):
