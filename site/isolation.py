@@ -11,9 +11,11 @@ without this step the site keeps JupyterLite's).
 
 A page is isolated only if it was loaded through the worker, so on the very first visit (no
 worker yet) the notebook page registers it, as the plugin would, and reloads itself once it is in
-control; from then on every visit is isolated from the start. Where service workers are
-unavailable (plain http from another machine, some private windows) the page stays as it was:
-everything works except Interrupt, and README says what to do.
+control (site/extension/src/page/isolation.ts, in the page script site/prewarm.py puts into the
+pages; this module gives it its settings); from then on every visit is isolated from the start.
+Where service workers are unavailable (plain http from another machine, some private windows) the
+page stays as it was: everything works except Interrupt, and the page says so in one line
+(docs/kernel-start.md).
 """
 
 from __future__ import annotations
@@ -21,30 +23,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pages import add_to_pages, edit_config
+from pages import add_page_settings, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "service-worker.js"
 WORKER = "agent-team-service-worker.js"
 PLUGIN = "@agent-team/site-extension:service-worker"
 REPLACED = "@jupyterlite/application-extension:service-worker-manager"
-
-# The notebook pages, first thing. Registers the worker with the URL the plugin uses (and marks
-# its version as installed, so that JupyterLite does not unregister it as stale), then reloads
-# once it controls the page, at the address it was opened with (JupyterLab may have dropped
-# `?path=` from it by then). Once per tab session: no reload loop if isolation still fails.
-PAGE_SCRIPT = (
-    '\n    <script>/* agent_team: cross-origin isolation for Kernel -> Interrupt (site/isolation.py) */'
-    'if(!self.crossOriginIsolated&&self.isSecureContext&&navigator.serviceWorker'
-    '&&!sessionStorage.getItem("agentTeamIsolating"))try{'
-    'sessionStorage.setItem("agentTeamIsolating","1");globalThis.__agentTeamReloading=true;'
-    'let s=navigator.serviceWorker,w=new URL("../' + WORKER + '?enableCache=false",location.href).href,'
-    'here=location.href,reload=()=>location.replace(here);'
-    'localStorage.setItem(w+"-version","{version}");'
-    's.addEventListener("controllerchange",reload);'
-    's.register(w).then(()=>s.ready).then(g=>{if(s.controller&&g.active&&s.controller.scriptURL===w)reload()})'
-    '.catch(e=>{console.warn("no cross-origin isolation",e);globalThis.__agentTeamReloading=false})'
-    '}catch(e){console.warn("no cross-origin isolation",e);globalThis.__agentTeamReloading=false}'
-    'else if(self.crossOriginIsolated)sessionStorage.removeItem("agentTeamIsolating")</script>')
 
 
 def patch(out: Path, app_version: str) -> None:
@@ -56,4 +40,5 @@ def patch(out: Path, app_version: str) -> None:
         data.setdefault("litePluginSettings", {})[PLUGIN] = {"workerUrl": WORKER}
 
     edit_config(out, use_the_sites_worker)
-    add_to_pages(out, PAGE_SCRIPT.replace("{version}", app_version))
+    # Its settings for the page script, which runs after them (a script added later comes first).
+    add_page_settings(out, "isolation", {"worker": WORKER, "version": app_version})

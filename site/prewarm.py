@@ -9,9 +9,10 @@ on open). See site/extension/src/kernel.ts.
 Prewarm. As shipped, JupyterLite creates the kernel's worker only once the notebook is open and
 its session started (~5 s into a cold load here), and the worker boots Pyodide only then. The
 plugin starts that worker when it activates; the notebook pages start it even earlier, before
-the JupyterLab bundle loads (~1.5 s here), with a script this module puts into them: the same
-steps as site/extension/src/worker.ts, for the same worker files. The first kernel takes that
-worker, which is booting Pyodide and importing the kernel's packages by then.
+the JupyterLab bundle loads (~1.5 s here), with the page script this module puts into them
+(site/extension/src/page/, built with the plugin into lib/page.js; it imports worker.ts, so the
+steps are the plugin's own), for the same worker files. The first kernel takes that worker,
+which is booting Pyodide and importing the kernel's packages by then.
 """
 
 from __future__ import annotations
@@ -22,27 +23,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pages import add_to_pages, edit_config
+from pages import add_page_settings, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "extension"
 BUILT = SOURCE.parents[1] / "build" / "site-extension"
 NAME = json.loads((SOURCE / "package.json").read_text())["name"]
 STATIC = Path("extensions") / NAME / "static"
-
-# What src/worker.ts's startEarly does. Expects `r` (URL of the site's root), `u` (pyodide.mjs URL)
-# and `o` (loadPyodideOptions); {comlink}/{coincident}: the worker files' names.
-START_WORKER = (
-    'if(!globalThis.__agentTeamWorker&&!globalThis.__agentTeamReloading&&typeof Worker!=="undefined")try{'
-    'let i=self.crossOriginIsolated,w=new Worker(new URL("' + STATIC.as_posix() + '/"+(i?"{coincident}":"{comlink}"),r),'
-    '{type:"module"}),b=i?new Uint8Array(new SharedArrayBuffer(1)):null;'
-    'w.postMessage({agentTeamBoot:{by:"page",pyodideUrl:u,indexUrl:u.slice(0,u.lastIndexOf("/")+1),'
-    'loadPyodideOptions:o,interrupt:b}});globalThis.__agentTeamWorker={worker:w,interrupt:b}'
-    '}catch(e){console.warn("no early start",e)}')
-
-PAGE_SCRIPT = ('\n    <script>/* agent_team: boot Pyodide while JupyterLab loads (site/prewarm.py) */'
-               '{let r=new URL("../",location.href),u=new URL("static/pyodide/pyodide.mjs",r).href,'
-               'o={options};' + START_WORKER + '}</script>')
-
 
 def build_extension() -> Path:
     """Build site/extension into build/site-extension (needs `npm ci` at the repository root)."""
@@ -63,10 +49,8 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
         if len(ours) != 1:
             sys.exit(f"{static}: {len(ours)} {kind} workers of the site's plugin (expected 1)")
         names[kind] = ours[0].name
-    script = PAGE_SCRIPT.replace("{comlink}", names["comlink"]).replace(
-        "{coincident}", names["coincident"]).replace(
-        "{options}", json.dumps(load_pyodide_options, separators=(",", ":")))
-    add_to_pages(out, script)
+    config = {"static": STATIC.as_posix(), **names, "options": load_pyodide_options}
+    add_page_settings(out, "prewarm", config)
     # ...and from the plugin, when it activates, if no page did (a page of another app).
     edit_config(out, lambda data: data.setdefault("litePluginSettings", {}).update(
         {f"{NAME}:kernel": {"startEarly": True}}))

@@ -6,9 +6,16 @@
  * interrupt buffer with Pyodide (Kernel -> Interrupt, see kernel.ts). A returning learner's
  * worker restores all of that from the first start's snapshot instead (snapshot.ts).
  *
+ * Every step that may hang has a bound (bounds.ts, sent by the page): finding the snapshot, and
+ * restoring it, after which it is refused and Pyodide starts plainly. The worker tells the page
+ * `{agentTeamStage: "restoring"}` before a restore and `{agentTeamStage: "booted"}` after its
+ * boot, so that the page can bound what this worker cannot (a restore stuck in a loop: start.ts).
+ *
  * globalThis.__agentTeamTimes: when each stage ended (Date.now()), read by bench/bench.py.
  */
 
+import type { IBounds } from './bounds';
+import { within } from './bounds';
 import * as snapshot from './snapshot';
 
 interface IBootMessage {
@@ -17,6 +24,8 @@ interface IBootMessage {
   indexUrl: string;
   loadPyodideOptions: Record<string, unknown>;
   interrupt: Uint8Array | null;
+  snapshot: boolean; // false: neither restore nor store (the page gave up on a restore)
+  bounds: IBounds;
 }
 
 const g = globalThis as any;
@@ -33,7 +42,10 @@ self.addEventListener('message', (event: MessageEvent) => {
   const times: Record<string, number> = (g.__agentTeamTimes = { start: Date.now() });
   g.__agentTeamStartedBy = boot.by;
   g.__agentTeamBooted = start(boot, times);
-  g.__agentTeamBooted.catch(() => {}); // reported when the kernel awaits it (booted-pyodide.ts)
+  g.__agentTeamBooted.then(
+    () => postMessage({ agentTeamStage: 'booted', snapshot: g.__agentTeamSnapshot }),
+    () => {}, // reported when the kernel awaits it (booted-pyodide.ts)
+  );
 });
 
 // The kernel imports these again later: then a no-op.
@@ -41,15 +53,19 @@ const IMPORTS = 'import piplite.piplite\nimport pyodide_kernel';
 
 async function start(boot: IBootMessage, times: Record<string, number>): Promise<any> {
   // Both at once: the key's request is not to delay Pyodide's start.
-  const [pyodideModule, where] = await Promise.all([
+  const [pyodideModule, found] = await Promise.all([
     import(/* webpackIgnore: true */ boot.pyodideUrl),
-    snapshot.place(boot.indexUrl).catch((error) => {
-      console.warn('agent_team: no kernel snapshot here', error);
-      return null;
-    }),
+    boot.snapshot
+      ? within(snapshot.place(boot.indexUrl), boot.bounds.place, 'finding the kernel snapshot').catch((error) => {
+        console.warn('agent_team: no kernel snapshot here', error);
+        return null;
+      })
+      : null,
   ]);
-  let pyodide = where && (await snapshot.restore(pyodideModule, boot.indexUrl, where));
-  // globalThis.__agentTeamSnapshot: "restored", "stored" (or "storing", "not stored") or "none"
+  // globalThis.__agentTeamSnapshot: "restored", "stored" (or "storing", "not stored"), "none",
+  // or "refused" (a restore of this build failed or hung here before: none tried or taken)
+  const where = found && !found.refused ? found : null;
+  let pyodide = where && (await restore(pyodideModule, boot, where));
   if (pyodide) {
     g.__agentTeamSnapshot = 'restored';
     times.booted = times.imported = Date.now();
@@ -57,14 +73,14 @@ async function start(boot: IBootMessage, times: Record<string, number>): Promise
     pyodide = await pyodideModule.loadPyodide({
       indexURL: boot.indexUrl,
       ...boot.loadPyodideOptions,
-      _makeSnapshot: !!where,
+      _makeSnapshot: !!where && !where.refused,
     });
     times.booted = Date.now();
     await pyodide.runPythonAsync(IMPORTS);
     times.imported = Date.now();
     // Taken now, before the kernel runs anything: stored while the kernel goes on starting.
-    const taken = where && snapshot.take(pyodide);
-    g.__agentTeamSnapshot = taken ? 'storing' : 'none';
+    const taken = where && !where.refused && snapshot.take(pyodide);
+    g.__agentTeamSnapshot = taken ? 'storing' : found && found.refused ? 'refused' : 'none';
     if (taken) {
       snapshot.store(where, taken).then(
         () => {
@@ -82,4 +98,18 @@ async function start(boot: IBootMessage, times: Record<string, number>): Promise
     pyodide.setInterruptBuffer(boot.interrupt);
   }
   return pyodide;
+}
+
+/** The snapshot restored within its bound, or null: not there, failed (refused by snapshot.ts),
+ *  or too slow (refused here, and Pyodide starts plainly beside the one still restoring). */
+async function restore(pyodideModule: any, boot: IBootMessage, where: snapshot.IPlace): Promise<any> {
+  const restoring = () => postMessage({ agentTeamStage: 'restoring' });
+  try {
+    return await within(snapshot.restore(pyodideModule, boot.indexUrl, where, restoring), boot.bounds.restore,
+      'restoring the kernel snapshot');
+  } catch (error) {
+    console.warn('agent_team: the kernel snapshot was not restored in time; starting afresh', error);
+    await snapshot.refuse(where).catch(() => {});
+    return null;
+  }
 }

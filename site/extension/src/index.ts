@@ -47,7 +47,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
         loadPyodideOptions[key] = new URL(value, baseUrl).href;
       }
     }
-    // If the notebook page did not start the worker already (site/prewarm.py), now; without
+    // If the notebook page did not start the worker already (page/prewarm.ts), now; without
     // startEarly (bench/variants.py's no-prewarm) the kernel starts it when it is created.
     if ((settings[ID] || {}).startEarly) {
       startEarly({ by: 'plugin', pyodideUrl, loadPyodideOptions });
@@ -84,10 +84,12 @@ const kernel: JupyterFrontEndPlugin<void> = {
         argv: [],
         resources: {},
       },
+      // Handed over only once ready, by start.ts, which starts it again plainly if need be.
       create: async (options: IKernel.IOptions): Promise<IKernel> => {
-        const { AgentTeamKernel } = await kernelModule;
-        return new AgentTeamKernel({
+        const { AgentTeamKernel, startKernel } = await kernelModule;
+        return startKernel((started) => new AgentTeamKernel({
           ...options,
+          started,
           pyodideUrl,
           pipliteUrls: (config.pipliteUrls || []).map((url: string) => URLExt.parse(url).href),
           disablePyPIFallback: !!config.disablePyPIFallback,
@@ -96,7 +98,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
           contentsManager: app.serviceManager.contents,
           browsingContextId: serviceWorker?.browsingContextId,
           logger,
-        });
+        }), { by: 'kernel', pyodideUrl, loadPyodideOptions });
       },
     });
   },

@@ -7,7 +7,10 @@
  *    cells still queued (jupyterlite/jupyterlite#459); Pyodide stops running Python when 2
  *    (SIGINT) is written into the buffer registered with `setInterruptBuffer`, and Python raises
  *    KeyboardInterrupt in the cell, every variable kept. That buffer must be a
- *    SharedArrayBuffer, so this works only in a cross-origin isolated page (site/isolation.py).
+ *    SharedArrayBuffer, so this works only in a cross-origin isolated page (page/isolation.ts)
+ *    whose browser shares memory with workers (capabilities.ts); elsewhere the kernel talks to its
+ *    worker over comlink, as JupyterLite's does in a page that is not isolated, and Interrupt
+ *    only cancels the queued cells (the page says so: page/index.ts).
  * 3. It answers `comm_info_request`. The widget manager asks that first when a notebook opens
  *    and restores the widgets saved in the notebook only after the answer; JupyterLite's
  *    BaseKernel has no case for it, so no answer came and every saved widget said
@@ -17,8 +20,17 @@
 import { KernelMessage } from '@jupyterlab/services';
 import { PyodideKernel } from '@jupyterlite/pyodide-kernel';
 import type { IPyodideWorkerKernel } from '@jupyterlite/pyodide-kernel';
+import { wrap } from 'comlink';
 
+import { sharedMemory } from './capabilities';
 import { IStarted, takeWorker } from './worker';
+
+export { startKernel } from './start';
+
+/** The kernel's options, with the worker start.ts started for it. */
+export interface IOptions extends PyodideKernel.IOptions {
+  started?: IStarted;
+}
 
 // The worker's `loadPyodide` (src/boot.ts): resolves to the Pyodide it booted early.
 const BOOTED_PYODIDE = new URL('./booted-pyodide.mjs', import.meta.url).href;
@@ -32,7 +44,7 @@ const kernels = new Map<string, AgentTeamKernel>();
 const SIGINTS = 4;
 
 export class AgentTeamKernel extends PyodideKernel {
-  constructor(options: PyodideKernel.IOptions) {
+  constructor(options: IOptions) {
     super(options);
     this._send = options.sendMessage;
     kernels.set(this.id, this);
@@ -64,14 +76,43 @@ export class AgentTeamKernel extends PyodideKernel {
     send();
   }
 
-  protected initWorker(options: PyodideKernel.IOptions): Worker {
-    const started: IStarted = takeWorker({
+  protected initWorker(options: IOptions): Worker {
+    const started: IStarted = options.started || takeWorker({
       by: 'kernel',
       pyodideUrl: options.pyodideUrl,
       loadPyodideOptions: (options.loadPyodideOptions || {}) as Record<string, unknown>,
     });
     buffers.set(this, started.interrupt);
     return started.worker;
+  }
+
+  /**
+   * The base class picks the channel by `crossOriginIsolated` alone, and an isolated page whose
+   * browser has no SharedArrayBuffer (WebKitGTK) or no Atomics.waitAsync then gets no kernel:
+   * there, the comlink channel it uses in a page that is not isolated (its code, for that case).
+   */
+  protected initRemote(options: PyodideKernel.IOptions): any {
+    if (sharedMemory() || !self.crossOriginIsolated) {
+      return super.initRemote(options);
+    }
+    const self_ = this as any;
+    const remote: any = wrap(self_._worker);
+    self_._worker.addEventListener('message', (event: MessageEvent) => {
+      const data = event.data;
+      if (data && data._kernelMessage !== undefined) {
+        self_._processWorkerMessage(data._kernelMessage);
+      } else if (data && data._logMessage !== undefined) {
+        self_._processLogMessage(data._logMessage);
+      }
+    });
+    remote.initialize(this.initRemoteOptions(options)).then(
+      () => self_._ready.resolve(),
+      (error: Error) => {
+        self_._logger({ payload: { type: 'text', level: 'critical', data: error.message }, kernelId: this.id });
+        self_._ready.reject(error.message);
+      },
+    );
+    return remote;
   }
 
   protected initRemoteOptions(options: PyodideKernel.IOptions): IPyodideWorkerKernel.IOptions {

@@ -13,12 +13,15 @@
  * the package lock (every wheel's sha256, agent_team's included), the packages and these worker
  * files. A site rebuilt with other code has another key, and the old entries are deleted when the
  * new one is stored. A snapshot of another Pyodide build is refused by Pyodide itself.
- * Whatever goes wrong here (no Cache Storage, a failed restore) only means a normal start.
+ * Whatever goes wrong here (no Cache Storage, a failed restore) only means a normal start; a
+ * restore that failed or hung (boot.ts, start.ts) is refused: its entry deleted and a `refused`
+ * mark stored in its place, so that no later visit restores or stores one for this build again.
  */
 
 const CACHE = 'agent-team-kernel';
 // Written by the site's build (site/snapshot.py), next to pyodide.mjs.
 const KEY_FILE = 'agent-team-snapshot.json';
+const REFUSED = 'refused';
 
 /** Where this site's snapshot lives in the cache. */
 export interface IPlace {
@@ -26,6 +29,7 @@ export interface IPlace {
   key: string;
   heap: string;
   files: string;
+  refused: boolean; // a restore under this key failed or hung before: neither restore nor store
 }
 
 /** What `take` took: to be stored with `store`. */
@@ -62,7 +66,17 @@ export async function place(indexUrl: string): Promise<IPlace | null> {
     throw new Error(`${KEY_FILE}: not a snapshot key: ${key.slice(0, 80)}`);
   }
   const url = (part: string) => new URL(`agent-team-snapshot/${key}/${part}`, indexUrl).href;
-  return { cache: await caches.open(CACHE), key, heap: url('heap'), files: url('files') };
+  const cache = await caches.open(CACHE);
+  const refused = !!(await cache.match(url(REFUSED)));
+  return { cache, key, heap: url('heap'), files: url('files'), refused };
+}
+
+/** Never restore this build's snapshot again here: delete it, and mark its key refused. */
+export async function refuse(where: IPlace): Promise<void> {
+  where.refused = true;
+  await where.cache.delete(where.heap);
+  await where.cache.delete(where.files);
+  await where.cache.put(where.heap.replace(/heap$/, REFUSED), new Response('refused'));
 }
 
 /** Python's heap and the site-packages files, taken right after the kernel's imports; null if
@@ -101,13 +115,14 @@ export async function store(where: IPlace, taken: ITaken): Promise<void> {
 }
 
 /** A Pyodide restored from this site's snapshot, with its files back; null if there is none (or
- *  it cannot be restored: it is then deleted). */
-export async function restore(pyodideModule: any, indexUrl: string, where: IPlace): Promise<any> {
+ *  it cannot be restored: it is then refused). `restoring` is called once there is one. */
+export async function restore(pyodideModule: any, indexUrl: string, where: IPlace, restoring: () => void): Promise<any> {
   const heapResponse = await where.cache.match(where.heap);
   const filesResponse = heapResponse && (await where.cache.match(where.files));
   if (!heapResponse || !filesResponse) {
     return null;
   }
+  restoring(); // there is one: the restore starts (boot.ts tells the page)
   try {
     const [heap, files] = await Promise.all([heapResponse.arrayBuffer(), filesResponse.arrayBuffer()]);
     const create = (await import(/* webpackIgnore: true */ new URL('pyodide.asm.mjs', indexUrl).href)).default;
@@ -142,7 +157,7 @@ export async function restore(pyodideModule: any, indexUrl: string, where: IPlac
     return pyodide;
   } catch (error) {
     console.warn('agent_team: the kernel snapshot could not be restored; starting afresh', error);
-    await where.cache.delete(where.heap);
+    await refuse(where);
     return null;
   }
 }

@@ -1,43 +1,74 @@
 /**
- * Starting a kernel worker: the same for the notebook page's early start (site/prewarm.py
- * writes the same steps into the page, before any bundle loads), this plugin's start at
- * activation, and a kernel that finds no worker waiting (a restarted kernel).
+ * Starting a kernel worker: the same for the notebook page's early start (page/prewarm.ts, run
+ * before any bundle loads), this plugin's start at activation, and a kernel that finds no worker
+ * waiting (a restarted kernel, or start.ts starting afresh after a restore that hung).
  *
  * A worker is one of this package's *.worker.js files: the kernel's own worker (unchanged) with
  * boot.ts in front of it. It boots Pyodide as soon as it gets the `agentTeamBoot` message
  * posted here, before the kernel asks it to initialize, and registers the interrupt buffer.
+ * Which one: the coincident worker where the page can share memory with it (Interrupt, and
+ * input() over Atomics), the comlink worker everywhere else (capabilities.ts): an isolated page
+ * without SharedArrayBuffer (WebKitGTK) or without Atomics.waitAsync (Firefox before 145) too.
  */
+
+import { bounds } from './bounds';
+import { sharedMemory } from './capabilities';
 
 /** What a worker needs to boot Pyodide: where it is, and how the kernel loads it. */
 export interface IBoot {
-  by: 'plugin' | 'kernel'; // who starts it (the page's script says "page")
+  by: 'page' | 'plugin' | 'kernel'; // who starts it (read by the browser tests)
   pyodideUrl: string;
   loadPyodideOptions: Record<string, unknown>;
+  snapshot?: boolean; // false: start plainly, never touching the snapshot (start.ts)
 }
 
-/** A started worker, with the buffer the page writes SIGINT into (null if not isolated). */
+/** A started worker, with the buffer the page writes SIGINT into (null without shared memory)
+ *  and what it said so far about its start (boot.ts). */
 export interface IStarted {
   worker: Worker;
   interrupt: Uint8Array | null;
+  restoring: Promise<void>; // resolves when the worker starts restoring a snapshot
+  failed: Promise<string>; // resolves if the worker itself fails to load
 }
 
 // Where the page's early start (and this plugin) leaves its worker for the first kernel.
 const WAITING = '__agentTeamWorker';
 
+// The worker files, by URL: the plugin's own (lib/*.worker.js, copied as they are by the
+// bundler), or the names the site's build gave the page script (page/prewarm.ts).
+export interface IWorkerFiles {
+  comlink: URL;
+  coincident: URL;
+}
+
 // A variable, so that the bundler copies the worker files as they are instead of re-bundling
 // them as worker entry points (as the kernel itself does, see its initWorker).
 const createModuleWorker = (url: URL): Worker => new Worker(url, { type: 'module' });
 
+const pluginFiles = (): IWorkerFiles => ({
+  comlink: new URL('./comlink.worker.js', import.meta.url),
+  coincident: new URL('./coincident.worker.js', import.meta.url),
+});
+
 /** Start a worker and ask it to boot Pyodide now. */
-export function startWorker(boot: IBoot): IStarted {
-  const isolated = self.crossOriginIsolated;
-  const worker = createModuleWorker(
-    isolated
-      ? new URL('./coincident.worker.js', import.meta.url)
-      : new URL('./comlink.worker.js', import.meta.url),
-  );
-  // SharedArrayBuffer exists only in a cross-origin isolated page: Interrupt needs one.
-  const interrupt = isolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): IStarted {
+  const shared = sharedMemory();
+  const worker = createModuleWorker(shared ? files.coincident : files.comlink);
+  const interrupt = shared ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  let restoring = () => {};
+  let failed = (_: string) => {};
+  const started: IStarted = {
+    worker,
+    interrupt,
+    restoring: new Promise<void>((resolve) => (restoring = resolve)),
+    failed: new Promise<string>((resolve) => (failed = resolve)),
+  };
+  worker.addEventListener('message', (event: MessageEvent) => {
+    if (event.data && event.data.agentTeamStage === 'restoring') {
+      restoring();
+    }
+  });
+  worker.addEventListener('error', (event: ErrorEvent) => failed(event.message || 'the worker did not load'));
   const { pyodideUrl } = boot;
   worker.postMessage({
     agentTeamBoot: {
@@ -46,16 +77,18 @@ export function startWorker(boot: IBoot): IStarted {
       indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1),
       loadPyodideOptions: boot.loadPyodideOptions,
       interrupt,
+      snapshot: boot.snapshot !== false,
+      bounds: bounds(),
     },
   });
-  return { worker, interrupt };
+  return started;
 }
 
 /** Start a worker for the first kernel, unless the page already did (or is about to reload). */
-export function startEarly(boot: IBoot): void {
+export function startEarly(boot: IBoot, files?: IWorkerFiles): void {
   const g = globalThis as any;
-  if (!g[WAITING] && !g.__agentTeamReloading && typeof Worker !== 'undefined') {
-    g[WAITING] = startWorker(boot);
+  if (!g[WAITING] && !g.__agentTeamReloading && !g.__agentTeamUnsupported && typeof Worker !== 'undefined') {
+    g[WAITING] = startWorker(boot, files);
   }
 }
 

@@ -1,0 +1,38 @@
+/**
+ * One line for the learner, in a bar at the top of the page: what is missing and what to do
+ * (capabilities.ts has the lines). Shared by the page script (before JupyterLab exists) and the
+ * plugin, so it is plain DOM. Each line is shown once, and also logged for the browser tests.
+ */
+
+const BAR = 'agent-team-notices';
+
+export function notice(text: string, level: 'warning' | 'error' = 'warning'): void {
+  console.warn(`agent_team: ${text}`);
+  const show = () => {
+    let bar = document.getElementById(BAR);
+    if (!bar) {
+      bar = document.createElement('div');
+      bar.id = BAR;
+      bar.setAttribute('role', 'status');
+      bar.style.cssText = 'position:fixed;top:0;left:0;right:0;z-index:10000;font:14px sans-serif;';
+      document.body.appendChild(bar);
+    }
+    if (Array.from(bar.children).some((line) => line.textContent === text)) {
+      return;
+    }
+    const line = document.createElement('p');
+    line.className = `agent-team-notice agent-team-${level}`;
+    line.textContent = text;
+    line.style.cssText = 'margin:0;padding:4px 12px;color:#1a1a1a;'
+      + `background:${level === 'error' ? '#f8d0d0' : '#fdf0c2'};border-bottom:1px solid #b0a070;`;
+    bar.appendChild(line);
+  };
+  if (typeof document === 'undefined') {
+    return;
+  }
+  if (document.body) {
+    show();
+  } else {
+    document.addEventListener('DOMContentLoaded', show, { once: true });
+  }
+}

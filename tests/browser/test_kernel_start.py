@@ -1,0 +1,149 @@
+"""The kernel always starts (docs/kernel-start.md), in Chromium: a snapshot restore that hangs, a
+browser without shared memory, a service worker that never takes control, an old browser.
+
+The bounds are shrunk for these tests through `globalThis.__agentTeamBounds` (set before the page
+loads; site/extension/src/bounds.ts reads it when each step starts). Each test says what it
+requires of a start that goes wrong: a plain start within a bounded time, or one line saying what
+is missing, never a kernel spinner turning for good.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+import lite  # first: it puts site/ on sys.path
+from test_snapshot import JS_CACHED, NOTEBOOK, expected_key
+
+NO_INTERRUPT = "This browser does not allow interrupting a running cell: use Kernel → Restart if a cell never ends."
+JS_NOTICES = "() => [...document.querySelectorAll('.agent-team-notice')].map((p) => p.textContent)"
+# Generous enough for a plain start on a busy 2-core machine, short enough to tell a hang.
+START_SECONDS = 120
+
+
+def bounds(page, **ms):
+    """Shrink the start-up bounds (milliseconds) for every page of this context from now on."""
+    settings = ", ".join(f"{name}: {value}" for name, value in ms.items())
+    page.context.add_init_script(f"globalThis.__agentTeamBounds = {{{settings}}};")
+
+
+def kernel_workers(page):
+    return [w for w in page.workers if "/@agent-team/site-extension/static/" in w.url]
+
+
+def cached_parts(page, site_dir):
+    """Which parts of this build's snapshot entry are in Cache Storage ("heap", "files", "refused")."""
+    prefix = f"/static/pyodide/agent-team-snapshot/{expected_key(site_dir)}/"
+    return sorted(p[len(prefix):] for p in page.evaluate(JS_CACHED) if p.startswith(prefix))
+
+
+def test_a_restore_that_hangs_means_a_plain_start_and_is_not_tried_again(guarded, site_url, site_dir):
+    """The return visit's restore never finishes (its first request for Pyodide's module is never
+    answered, so the worker cannot start plainly either): the page gives up on that worker after
+    `restored`, refuses the snapshot and starts a kernel afresh, which runs code; the next visit
+    does not try the snapshot again."""
+    page, guard = guarded
+    bounds(page, restore=3000, restored=8000)
+    lite.open_notebook(page, site_url, NOTEBOOK)
+    assert lite.wait_snapshot_stored(page) == "stored"
+    assert cached_parts(page, site_dir) == ["files", "heap"]
+
+    held = []
+    page.context.route(re.compile(r".*/pyodide\.asm\.mjs$"),
+                       lambda route: held.append(route) if not held else route.continue_())
+    page_log = []
+    page.on("console", lambda m: page_log.append(m.text))
+    start = time.monotonic()
+    page.reload()
+    lite.wait_kernel_idle(page, START_SECONDS)
+    seconds = time.monotonic() - start
+    print(f"hung restore: kernel idle {seconds:.1f} s after the reload")
+    assert held, "the restore never asked for pyodide.asm.mjs: the hang was not made"
+    assert any("did not start" in line and "restoring" in line for line in page_log), page_log[-20:]
+    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
+    assert cached_parts(page, site_dir) == ["refused"], "the hung snapshot is deleted and refused"
+    assert len(kernel_workers(page)) == 1, "the hung worker is ended"
+
+    page.context.unroute(re.compile(r".*/pyodide\.asm\.mjs$"))
+    page.reload()
+    lite.wait_kernel_idle(page, START_SECONDS)
+    assert lite.snapshot_state(page) == "refused", "the next visit does not try the snapshot again"
+    assert cached_parts(page, site_dir) == ["refused"], "nor stores a new one"
+    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
+
+
+HIDE = {
+    # WebKitGTK as shipped: an isolated page, and no SharedArrayBuffer in it or its workers.
+    "no SharedArrayBuffer": "delete globalThis.SharedArrayBuffer;",
+    # Firefox before 145: SharedArrayBuffer, but no Atomics.waitAsync.
+    "no Atomics.waitAsync": "delete Atomics.waitAsync;",
+}
+
+
+def hide_in_workers(page, code):
+    """Run `code` first in every worker script of the site's plugin, as in the page (an init
+    script reaches only pages)."""
+    def prepend(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=code + response.text())
+    page.context.route(re.compile(r".*/site-extension/static/[^/]*\.worker\.[^/]*\.js$"), prepend)
+
+
+@pytest.mark.parametrize("hidden", sorted(HIDE))
+def test_without_shared_memory_the_kernel_runs_and_says_what_is_missing(guarded, site_url, hidden):
+    """Without shared memory the kernel talks to its worker over comlink: it starts, runs a cell,
+    keeps its variables; Interrupt cannot stop a running cell there, and the page says so in one
+    line."""
+    page, guard = guarded
+    page.context.add_init_script(HIDE[hidden])
+    hide_in_workers(page, HIDE[hidden])
+    lite.open_notebook(page, site_url, NOTEBOOK, START_SECONDS)
+    assert page.evaluate("crossOriginIsolated"), "the page is isolated: only shared memory is missing"
+    assert lite.execute(page, "x = 6 * 7") == {"status": "ok", "out": ""}
+    assert lite.execute(page, "print(x)") == {"status": "ok", "out": "42\n"}
+    workers = kernel_workers(page)
+    assert len(workers) == 1 and "/comlink.worker." in workers[0].url, [w.url for w in workers]
+    if hidden == "no SharedArrayBuffer":
+        assert workers[0].evaluate("typeof SharedArrayBuffer") == "undefined", "hidden in the worker too"
+    assert page.evaluate(JS_NOTICES) == [NO_INTERRUPT]
+
+
+def test_a_service_worker_never_in_control_means_a_plain_start(guarded, site_url):
+    """A first visit whose service worker never takes control (its script never arrives): the page
+    gives up on isolating itself after `isolation` (no reload later), and the kernel starts
+    without isolation, saying that Interrupt cannot stop a running cell."""
+    page, guard = guarded
+    bounds(page, isolation=3000)
+    held = []
+    page.context.route(re.compile(r".*/agent-team-service-worker\.js(\?.*)?$"), lambda route: held.append(route))
+    lite.open_notebook(page, site_url, NOTEBOOK, START_SECONDS)
+    assert held, "the service worker's script was never asked for"
+    assert not page.evaluate("crossOriginIsolated")
+    assert lite.execute(page, "print(6 * 7)") == {"status": "ok", "out": "42\n"}
+    assert NO_INTERRUPT in page.evaluate(JS_NOTICES)
+
+
+# An old browser: its Worker ignores `type: "module"` (module workers came in Chrome 80, Firefox
+# 114, Safari 15), as such a browser does, so the page's feature check finds no module workers.
+CLASSIC_WORKERS_ONLY = """{
+  const Modern = globalThis.Worker;
+  globalThis.Worker = function Worker(url) { return new Modern(url); };
+}"""
+
+
+def test_an_old_browser_is_told_so_in_one_line(guarded, site_url):
+    """The page says what the browser lacks and which browsers to use, and starts no kernel
+    worker (which would only die), rather than leaving the learner with a dead kernel."""
+    page, guard = guarded
+    page.context.add_init_script(CLASSIC_WORKERS_ONLY)
+    page.goto(f"{site_url}lab/index.html?path={NOTEBOOK}")
+    page.wait_for_function("() => !!window.jupyterapp && !!document.querySelector('.agent-team-notice')",
+                           timeout=60_000)
+    time.sleep(5)  # JupyterLab's session asks for its kernel meanwhile: it must start no worker
+    notices = page.evaluate(JS_NOTICES)
+    assert len(notices) == 1 and "too old" in notices[0] and "module workers" in notices[0], notices
+    assert "Firefox 114+" in notices[0], notices
+    assert page.evaluate("globalThis.__agentTeamWorker") is None
+    assert not kernel_workers(page)
