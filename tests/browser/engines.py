@@ -52,6 +52,7 @@ class _Page:
 
     name = ""
     default_timeout = 30.0
+    min_polling = 50
 
     def evaluate(self, js, arg=None):
         out = json.loads(self._call(js, json.dumps(arg)))
@@ -73,7 +74,7 @@ class _Page:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{self.name}: not true after {timeout / 1000:.0f} s: {js[:120]!r}"
                                    + (f" (last error: {last})" if last else ""))
-            time.sleep(max(polling, 50) / 1000)
+            time.sleep(max(polling, self.min_polling) / 1000)
 
     def wait_for_timeout(self, ms):
         time.sleep(ms / 1000)
@@ -163,6 +164,10 @@ class WebKitPage(_Page):
         self.driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=WEBKIT_DRIVER, env=env))
         self.driver.set_window_size(1280, 900)
         self.version = f"WebKitGTK {self.driver.capabilities.get('browserVersion')}"
+
+    # Each WebDriver call is a round trip through WebKitWebDriver and the web process: polled
+    # less often than the others so the polling does not slow the start it waits for.
+    min_polling = 250
 
     def _call(self, js, arg):
         self.driver.set_script_timeout(self.default_timeout + 30)

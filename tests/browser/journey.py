@@ -36,6 +36,9 @@ WRONG = ["return None"]
 FIRST_VISIT_SECONDS = 180
 RETURN_VISIT_SECONDS = 120
 RUN_ALL_SECONDS = 300
+# What Interrupt needs (as site/extension/src/capabilities.ts's sharedMemory() checks it).
+JS_SHARED_MEMORY = """() => !!globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
+  && typeof Atomics === 'object' && typeof Atomics.waitAsync === 'function'"""
 # A line of the page (the site's own message) saying Interrupt is not available and what to do.
 JS_NO_INTERRUPT_LINE = r"""() => document.body.innerText.split('\n')
   .filter(l => /interrupt/i.test(l) && /restart/i.test(l) && l.length < 300)"""
@@ -112,7 +115,7 @@ class Journey:
 
     def interrupt(self):
         page = self.page
-        if page.evaluate("typeof SharedArrayBuffer") == "undefined":
+        if not page.evaluate(JS_SHARED_MEMORY):
             # Without it a cell cannot be stopped: the page must say so, once, in a learner's words.
             lines = page.evaluate(JS_NO_INTERRUPT_LINE)
             self.shot("no-interrupt")
