@@ -197,9 +197,8 @@ class ChromiumPage(_Page):
     name = "chromium"
 
     def __init__(self):
-        from playwright.sync_api import sync_playwright
-
         import lite
+        from playwright.sync_api import sync_playwright
 
         self._pw = sync_playwright().start()
         self._browser = lite.launch(self._pw)

@@ -10,6 +10,7 @@ Steps (each returns what it measured; test_journey.py says which run where):
   the graders' caps), the kernel keeps its state;
 - interrupt: Kernel -> Interrupt stops `while True: pass` (an engine with SharedArrayBuffer), or,
   where there is none, the page says in one line that Interrupt is not available;
+- interrupt_reply: the interrupted cell's reply is a KeyboardInterrupt (the learner is told);
 - return: save, reload (a return visit, same profile): the kernel comes back restored from the
   snapshot the first visit stored and answers, and the saved cells and reports are all there.
 Everything goes through page.evaluate, with lite's JavaScript snippets; the kernel's worker is read
@@ -121,12 +122,18 @@ class Journey:
             self.shot("no-interrupt")
             assert len(lines) == 1, f"{page.name}: no SharedArrayBuffer; lines about Interrupt: {lines}"
             return
-        result = page.evaluate(lite.JS_INTERRUPT)
+        result = self.interrupted = page.evaluate(lite.JS_INTERRUPT)
         assert "early" not in result, f"{page.name}: the loop ended by itself: {result}"
+        assert result["reply"], f"{page.name}: the loop still runs {result['seconds']:.0f} s after Interrupt"
         self.times["interrupt_s"] = result["seconds"]
         assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
-        assert result["reply"] and "KeyboardInterrupt" in result["reply"].get("ename", ""), \
-            f"{page.name}: the interrupted cell's reply: {result['reply']}"
+
+    def interrupt_reply(self):
+        """The interrupted cell tells the learner so: its reply is a KeyboardInterrupt."""
+        reply = getattr(self, "interrupted", {}).get("reply")
+        if reply is None:
+            return  # no Interrupt here (no shared memory): interrupt() checked the notice
+        assert "KeyboardInterrupt" in reply.get("ename", ""), f"{self.page.name}: the interrupted cell's reply: {reply}"
 
     def _replace_bodies(self, body):
         changes, replaced = [], []

@@ -15,13 +15,12 @@ import json
 import os
 import time
 
-import pytest
-
 import engines
 import journey
+import pytest
 
 LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
-ALL = ("open", "attempt", "loop", "interrupt", "return")
+ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return")
 # engine: {notebook, or "*" for the others: the steps it runs}
 PLAN = {
     "chromium": {"*": ALL},
@@ -29,10 +28,19 @@ PLAN = {
     "webkit": {"01_architecture.ipynb": ALL},
     "webkit-no-sab": {"01_architecture.ipynb": ALL},
 }
-# Known failures until the start-up fix (issue 21, item 2) is merged: strict, so they turn red then.
+# Known failures, strict: once one passes, the test fails and says to take it off.
 KNOWN = {
-    ("webkit", "return"): "WebKit: the snapshot restore hangs on a return visit (issue 21, item 2)",
-    ("webkit-no-sab", "open"): "WebKit without SharedArrayBuffer: no kernel at all (issue 21, item 2)",
+    # With the start-up fix (issue 21, item 2; the `startup` branch) WebKit's return visit no longer
+    # hangs: the first visit stores a snapshot, the return visit starts without it ("none"), a plain
+    # start as long as a first visit, in working order. Without the fix: no kernel at all.
+    ("webkit", "return"): "WebKit: the return visit is not restored from the snapshot",
+    ("webkit-no-sab", "return"): "WebKit without SharedArrayBuffer: the return visit is not restored",
+}
+# Known to fail some of the time (not strict: a pass is a pass). Found by this journey, 2026-12-01:
+# in WebKit the loop stops about 1.3 s after Interrupt and the kernel keeps its variables, but in
+# 2 of 4 runs the cell's reply said "ok", no KeyboardInterrupt, so the learner is not told.
+FLAKY = {
+    ("webkit", "interrupt_reply"): "WebKit: an interrupted cell sometimes replies ok, not KeyboardInterrupt",
 }
 TIMES = journey.ROOT / "build" / "journey-times.json"
 
@@ -69,13 +77,13 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
     trip = journey.Journey(page, site_url, site_path)
     done = []
     run = {"open": trip.open, "attempt": trip.attempt, "loop": trip.loop, "interrupt": trip.interrupt,
-           "return": trip.return_visit}
+           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit}
     failed_as_known, passes_now = [], []
     try:
         for step in steps:
-            if step in ("loop", "interrupt") and not trip.functions:
+            if step in ("loop", "interrupt", "interrupt_reply") and not trip.functions:
                 continue  # a notebook without an exercise function (part 7)
-            reason = KNOWN.get((engine, step))
+            reason = KNOWN.get((engine, step)) or FLAKY.get((engine, step))
             if reason is None:
                 run[step]()
                 done.append(step)
@@ -89,7 +97,8 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
                 if step == "open":
                     break  # nothing else can run without a kernel
                 continue
-            passes_now.append(f"{step} passes now: take ({engine!r}, {step!r}) off KNOWN ({reason})")
+            if (engine, step) in KNOWN:
+                passes_now.append(f"{step} passes now: take ({engine!r}, {step!r}) off KNOWN ({reason})")
             done.append(step)
         foreign = page.foreign_requests()
         assert not foreign, f"{engine}: requests to other origins: {foreign}"
