@@ -105,6 +105,13 @@ def run(engine, base, path, repeat):
     why_not = engines.available(engine)
     if why_not:
         return {"skipped": why_not}
+    try:
+        return _run(engine, base, path, repeat)
+    finally:
+        engines.Display.stop()  # the virtual display WebKit's pages share, if one was started
+
+
+def _run(engine, base, path, repeat):
     bare, course, version = [], [], None
     for i in range(repeat):
         sample, version = bare_boot(engine, base + "")
