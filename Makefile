@@ -8,6 +8,11 @@ STAMP  := $(VENV)/.installed
 SITE_STAMP := $(VENV)/.installed-site
 NPM_STAMP  := node_modules/.installed
 CHROMIUM   ?= /usr/bin/chromium
+# The other engines of the browser tests and the bench (docs/browsers.md), all Debian's.
+FIREFOX       ?= /usr/bin/firefox-esr
+WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
+XVFB          ?= /usr/bin/Xvfb
+ENGINES_DEPS  := $(CHROMIUM) $(FIREFOX) $(WEBKIT_DRIVER) $(XVFB)
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
@@ -66,9 +71,11 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 	$(PY) -m website.wheels fetch >/dev/null
 	node tests/pyodide/run.mjs
 
-# Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser).
-test-browser: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM) models
-	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) $(PY) -m pytest tests/browser
+# Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser), and
+# the learner's journey in Firefox ESR and WebKitGTK with and without SharedArrayBuffer (test_journey.py).
+test-browser: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS) models
+	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) \
+	  $(PY) -m pytest tests/browser
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)
@@ -78,9 +85,10 @@ site: $(SITE_STAMP) $(NPM_STAMP)
 serve: site
 	$(PY) -m website.serve --port $(PORT)
 
-# Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site.
-bench: $(SITE_STAMP) $(NPM_STAMP) $(CHROMIUM)
-	CHROMIUM=$(CHROMIUM) $(PY) -m bench.bench
+# Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site,
+# in Chromium; then cold and warm in Firefox and WebKitGTK against bare Pyodide in the same engine.
+bench: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS)
+	CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) $(PY) -m bench.bench
 
 # The model and its server (about 100 MB and 85 MB, once; both outside git).
 models: $(MODEL) $(LLM_SERVER)
@@ -123,6 +131,15 @@ $(NPM_STAMP): package.json package-lock.json website/extension/package.json $(wi
 # Debian's Chromium (Playwright drives it; it cannot download a browser of its own here).
 $(CHROMIUM):
 	$(APT_GET) update && $(APT_GET) install -y chromium
+
+# Firefox ESR (driven over WebDriver BiDi: tests/browser/bidi.py), WebKitGTK's WebDriver (it brings
+# MiniBrowser) and the virtual display MiniBrowser needs.
+$(FIREFOX):
+	$(APT_GET) update && $(APT_GET) install -y firefox-esr
+$(WEBKIT_DRIVER):
+	$(APT_GET) update && $(APT_GET) install -y webkit2gtk-driver
+$(XVFB):
+	$(APT_GET) update && $(APT_GET) install -y xvfb
 
 clean:
 	rm -rf $(VENV) .venv-py* dist build _output node_modules tools/llm-server/node_modules

@@ -20,8 +20,12 @@ same kind (cold to cold, warm to warm), with the load average, since timings on 
 are noisy. Results go to bench/results.json.
 Nothing but 127.0.0.1 is reachable (the browser tests' host rules; see Profile).
 
+Then the same cold and warm kernel idle, against bare Pyodide in the same engine, in Firefox ESR
+and WebKitGTK (bench/per_engine.py), under "engines" in bench/results.json; --engines-only runs only
+those and keeps the Chromium figures of the results file as they are.
+
     python -m bench.bench [--site _output] [--repeat 3] [--variants shipped,no-snapshot,no-levers]
-                          [--no-build] [--no-run-all] [--timeline]
+                          [--no-build] [--no-run-all] [--timeline] [--engines firefox,webkit] [--engines-only]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from pathlib import Path
 
 from website import driver, serve
 
+from . import per_engine
 from .variants import build_options
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -240,8 +245,12 @@ def main():
     ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")
     ap.add_argument("--timeline", action="store_true", help="print the request timeline of one start")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    ap.add_argument("--engines", default="firefox,webkit",
+                    help="comma-separated engines besides Chromium: firefox, webkit, webkit-no-sab ('' for none)")
+    ap.add_argument("--engines-only", action="store_true",
+                    help="only the other engines (shipped site); the results file's Chromium figures are kept")
     args = ap.parse_args()
-    variants = args.variants.split(",")
+    variants = ["shipped"] if args.engines_only else args.variants.split(",")
     if variants[0] != "shipped":
         sys.exit("--variants must start with shipped (the site the top-level figures describe)")
     site = args.site.resolve()
@@ -261,6 +270,15 @@ def main():
     (bench_root / "bare.html").write_text(BARE_HTML)
     server, base = serve.start(bench_root)
     site_base = {n: base + ("site/" if n == "shipped" else n + "/") for n in variants}
+
+    other_engines = [e for e in args.engines.split(",") if e]
+    if args.engines_only:
+        result = json.loads(args.out.read_text()) if args.out.exists() else {}
+        result["engines"] = engines_bench(other_engines, base, part1, args.repeat)
+        server.shutdown()
+        args.out.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {args.out}")
+        return
 
     from playwright.sync_api import sync_playwright
 
@@ -290,8 +308,9 @@ def main():
                 runs[path] = run_all(browser, site_base["shipped"], path)
                 print(f"run all {path}: {runs[path]:.2f} s", flush=True)
             browser.close()
-    server.shutdown()
     load_after = os.getloadavg()
+    by_engine = engines_bench(other_engines, base, part1, args.repeat)
+    server.shutdown()
 
     bare_med = {k: median([b[k] for b in bare]) for k in KINDS}
     shipped = summary(course["shipped"], bare_med)
@@ -311,11 +330,25 @@ def main():
         "run_all_s": {k: round(v, 3) for k, v in runs.items()},
         "run_all_ratio": {k: round(v / bare_med["cold"], 2) for k, v in runs.items()},
         "samples": {"bare": bare, "course": course},
+        "engines": by_engine,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     report(result, variants, runs)
     print(f"wrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
+
+
+def engines_bench(names, base, path, repeat):
+    """{engine: per_engine.run(...)} with the load average around each, reported as it goes."""
+    out = {}
+    for name in names:
+        before = os.getloadavg()
+        out[name] = per_engine.run(name, base, path, repeat)
+        out[name]["when"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        out[name]["load_average"] = {"before": [round(x, 2) for x in before],
+                                     "after": [round(x, 2) for x in os.getloadavg()]}
+        per_engine.report(name, out[name])
+    return out
 
 
 def report(result, variants, runs):

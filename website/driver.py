@@ -50,6 +50,15 @@ JS_CELLS = """() => {
   return cells;
 }"""
 
+# Replace the sources of the cells at these indexes, and put `SENTINEL = 42` in a new first cell
+# (the runaway tests check the kernel still has it afterwards).
+JS_SET_SOURCES = """(changes) => {
+  const model = window.jupyterapp.shell.currentWidget.content.model;
+  for (const [index, source] of changes) model.cells.get(index).sharedModel.setSource(source);
+  model.sharedModel.insertCell(0, {cell_type: 'code', source: 'SENTINEL = 42', metadata: {}});
+  return model.cells.length;
+}"""
+
 
 def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -142,7 +151,7 @@ def run_all(page, timeout=300, command="notebook:run-all-cells"):
     page.evaluate(JS_START_RUN_ALL, command)
     try:
         page.wait_for_function(JS_RUN_ALL_DONE, timeout=timeout * 1000, polling=50)
-    except PlaywrightTimeout:
+    except (PlaywrightTimeout, TimeoutError):  # TimeoutError: the other engines' pages (engines.py)
         raise AssertionError(f"run all not finished after {time.monotonic() - start:.0f} s; "
                              f"cells not run yet: {not_run(cells(page))}") from None
     return page.evaluate("() => window.__runAll.ok"), time.monotonic() - start
@@ -160,6 +169,33 @@ JS_EXECUTE = """async ([code, seconds]) => {
   const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
   const reply = await Promise.race([future.done, timeout]);
   return {status: reply ? reply.content.status : `no reply within ${seconds} s`, out};
+}"""
+
+
+# Runs `before = 41`, then `while True: pass`; presses Kernel -> Interrupt 1.5 s later; then
+# `print(before + 1)`: the loop's reply, the seconds it took to stop, and what the print gave.
+JS_INTERRUPT = """async () => {
+  const app = window.jupyterapp, kernel = app.shell.currentWidget.sessionContext.session.kernel;
+  const run = async (code) => {
+    let out = '';
+    const future = kernel.requestExecute({code});
+    future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
+    const timeout = new Promise((r) => setTimeout(() => r(null), 60000));
+    const reply = await Promise.race([future.done, timeout]);
+    if (!reply) throw new Error(`no reply to ${code} within 60 s`);
+    return {reply: reply.content, out};
+  };
+  await run('before = 41');
+  const looping = kernel.requestExecute({code: 'while True: pass'});
+  let reply = null;
+  looping.done.then((r) => { reply = r.content; });
+  await new Promise((r) => setTimeout(r, 1500));
+  if (reply) return {early: reply};
+  const start = performance.now();
+  await app.commands.execute('kernelmenu:interrupt');
+  while (!reply && performance.now() - start < 30000) await new Promise((r) => setTimeout(r, 10));
+  const seconds = (performance.now() - start) / 1000;
+  return {seconds, reply, after: await run('print(before + 1)')};
 }"""
 
 

@@ -1,4 +1,5 @@
-"""What a learner sees on opening a notebook, before running anything (used by test_notebooks.py).
+"""What a learner sees on opening a notebook, before running anything (used by test_notebooks.py
+and, in every engine, journey.py: only page.evaluate, no Playwright locators).
 
 Every stored output must render as stored, as JupyterLab with a Jupyter server shows it:
 - printed (stream) text exactly as stored: no "," starting the lines after the first;
@@ -16,6 +17,7 @@ from pathlib import Path
 from website import driver
 
 JS_OUTPUT_TEXTS = """(selector) => Array.from(document.querySelectorAll(selector), e => e.textContent)"""
+JS_COUNT = "(selector) => document.querySelectorAll(selector).length"
 STDOUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stdout']"
 PLACEHOLDERS = ("Loading widget...", "Error displaying widget")
 
@@ -62,7 +64,7 @@ def _differences(page, streams, svgs, widgets):
     missing = [s for s in streams if s.rstrip("\n") not in rendered]
     if missing:
         found.append(f"{len(missing)} stored printed outputs not shown as stored, e.g. {missing[0][:80]!r}")
-    views = page.locator(".jp-OutputArea-output > .jupyter-widgets").count()
+    views = page.evaluate(JS_COUNT, ".jp-OutputArea-output > .jupyter-widgets")
     texts = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output"))
     waiting = [p for p in PLACEHOLDERS if p in texts]
     if waiting or views < widgets:
@@ -71,7 +73,7 @@ def _differences(page, streams, svgs, widgets):
         found.append("marked modified though nothing was changed: closing asks to save, autosave stores "
                      "a copy (website/extension/src/unchanged.ts)")
     # Widget views draw SVG too: count only drawings outside them.
-    drawn = page.locator(".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg").count()
+    drawn = page.evaluate(JS_COUNT, ".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg")
     if drawn < svgs:
         found.append(f"{svgs} stored SVG drawings, {drawn} rendered (HTML sanitized: notebook not trusted?)")
     return found

@@ -225,33 +225,6 @@ def answer_quizzes(page):
     return quizzes.count()
 
 
-# Runs `before = 41`, then `while True: pass`; presses Kernel -> Interrupt 1.5 s later; then
-# `print(before + 1)`: the loop's reply, the seconds it took to stop, and what the print gave.
-INTERRUPT_JS = """async () => {
-      const app = window.jupyterapp, kernel = app.shell.currentWidget.sessionContext.session.kernel;
-      const run = async (code) => {
-        let out = '';
-        const future = kernel.requestExecute({code});
-        future.onIOPub = (msg) => { if (msg.header.msg_type === 'stream') out += msg.content.text; };
-        const timeout = new Promise((r) => setTimeout(() => r(null), 60000));
-        const reply = await Promise.race([future.done, timeout]);
-        if (!reply) throw new Error(`no reply to ${code} within 60 s`);
-        return {reply: reply.content, out};
-      };
-      await run('before = 41');
-      const looping = kernel.requestExecute({code: 'while True: pass'});
-      let reply = null;
-      looping.done.then((r) => { reply = r.content; });
-      await new Promise((r) => setTimeout(r, 1500));
-      if (reply) return {early: reply};
-      const start = performance.now();
-      await app.commands.execute('kernelmenu:interrupt');
-      while (!reply && performance.now() - start < 30000) await new Promise((r) => setTimeout(r, 10));
-      const seconds = (performance.now() - start) / 1000;
-      return {seconds, reply, after: await run('print(before + 1)')};
-    }"""
-
-
 def assert_kernel_started_early(page):
     """The kernel runs in the site plugin's worker, which the notebook page itself started (before
     JupyterLab loaded) and which had booted Pyodide and imported the kernel's packages (website/prewarm.py)."""
@@ -273,7 +246,7 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     driver.open_notebook(page, site_url, "smoke.ipynb")
     assert page.evaluate("crossOriginIsolated")
     assert_kernel_started_early(page)
-    result = page.evaluate(INTERRUPT_JS)
+    result = page.evaluate(driver.JS_INTERRUPT)
     assert "early" not in result, f"the loop ended by itself: {result}"
     print(f"interrupt: the loop stopped {result['seconds']:.2f} s after Kernel -> Interrupt")
     assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result

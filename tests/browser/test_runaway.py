@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import first_open
-from exercise_cells import EXERCISE_FUNCTIONS, is_exercise, replace_bodies
+from exercise_cells import CAUGHT, EXERCISE_FUNCTIONS, LOOPS, is_exercise, replace_bodies
 
 from website import driver
 
@@ -30,19 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 RUN_ALL_SECONDS = 45
 
-PLAIN = ["while True: pass"]
-CAUGHT = ["while True:", "    try:", "        while True: pass", "    except BaseException:", "        pass"]
-# the loop put in each notebook's exercise functions: half of them catch the interrupt themselves
-LOOPS = {"01_architecture.ipynb": PLAIN, "02_policies.ipynb": CAUGHT, "03_supervisor.ipynb": PLAIN,
-         "04_failure_injection.ipynb": CAUGHT, "05_real_team.ipynb": PLAIN, "06_your_team.ipynb": CAUGHT}
 NOTEBOOKS = {name: (EXERCISE_FUNCTIONS[name], loop) for name, loop in LOOPS.items()}
 
-JS_SET_SOURCES = """(changes) => {
-  const model = window.jupyterapp.shell.currentWidget.content.model;
-  for (const [index, source] of changes) model.cells.get(index).sharedModel.setSource(source);
-  model.sharedModel.insertCell(0, {cell_type: 'code', source: 'SENTINEL = 42', metadata: {}});
-  return model.cells.length;
-}"""
 
 
 @pytest.mark.parametrize("site_path", list(NOTEBOOKS))
@@ -62,7 +51,7 @@ def test_runaway_exercise_cannot_hang_the_notebook(guarded, site_url, site_path)
                 changes.append([index, source])
                 replaced += found
     assert sorted(replaced) == sorted(functions), f"{site_path}: exercise functions found: {replaced}"
-    page.evaluate(JS_SET_SOURCES, changes)
+    page.evaluate(driver.JS_SET_SOURCES, changes)
     cells = driver.cells(page)
     assert driver._join(cells[0]["source"]) == "SENTINEL = 42"
     assert all("while True: pass" in driver._join(cells[i + 1]["source"]) for i, _ in changes)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 
-from test_notebooks import INTERRUPT_JS
 
 from website import check, driver, snapshot
 
@@ -72,7 +71,7 @@ def test_a_return_visit_restores_the_snapshot_of_this_build(guarded, site_url, s
         draws.append(out.split()[-1])
     assert len(set(draws)) == 3, f"the same random numbers after a restore: {draws}"
 
-    result = page.evaluate(INTERRUPT_JS)
+    result = page.evaluate(driver.JS_INTERRUPT)
     assert result["reply"] and "KeyboardInterrupt" in result["reply"]["ename"], result
     assert result["after"]["out"] == "42\n", result
 

@@ -1,0 +1,124 @@
+"""The learner's journey (journey.py) in every engine besides Chromium's own suite: Firefox ESR,
+WebKitGTK with SharedArrayBuffer (as Safari has it) and WebKitGTK without it (as it ships).
+
+What runs where is chosen for `make test`'s budget (PLAN; docs/browsers.md has the measured times
+and the reasons): Firefox opens, attempts, runs and comes back to every learner notebook, with the
+loop and Interrupt in two of them; WebKit, whose first visits take three to six times as long,
+runs the whole journey in part 1, with SharedArrayBuffer and without. AGENT_TEAM_ENGINES=firefox,chromium
+picks engines (chromium runs the same journey through Playwright); AGENT_TEAM_JOURNEY=all runs
+every step everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import journey
+import pytest
+
+from website import engines
+
+LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
+ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return")
+# engine: {notebook, or "*" for the others: the steps it runs}
+PLAN = {
+    "chromium": {"*": ALL},
+    "firefox": {"*": ("open", "attempt", "return"), "01_architecture.ipynb": ALL, "02_policies.ipynb": ALL},
+    "webkit": {"01_architecture.ipynb": ALL},
+    "webkit-no-sab": {"01_architecture.ipynb": ALL},
+}
+# Known failures, strict: once one passes, the test fails and says to take it off.
+KNOWN = {
+    # With the start-up fix (issue 21, item 2; the `startup` branch) WebKit's return visit no longer
+    # hangs: the first visit stores a snapshot, the return visit starts without it ("none"), a plain
+    # start as long as a first visit, in working order. Without the fix: no kernel at all.
+    ("webkit", "return"): "WebKit: the return visit is not restored from the snapshot",
+    ("webkit-no-sab", "return"): "WebKit without SharedArrayBuffer: the return visit is not restored",
+}
+# Known to fail some of the time (not strict: a pass is a pass). Found by this journey, 2026-12-01:
+# in WebKit the loop stops about 1.3 s after Interrupt and the kernel keeps its variables, but in
+# 2 of 4 runs the cell's reply said "ok", no KeyboardInterrupt, so the learner is not told.
+FLAKY = {
+    ("webkit", "interrupt_reply"): "WebKit: an interrupted cell sometimes replies ok, not KeyboardInterrupt",
+}
+TIMES = journey.ROOT / "build" / "journey-times.json"
+
+
+def steps_for(engine, path):
+    if os.environ.get("AGENT_TEAM_JOURNEY") == "all":
+        return ALL
+    plan = PLAN[engine]
+    return plan.get(path, plan.get("*", ()))
+
+
+def cases():
+    for engine in journey.engines_wanted():
+        for path in LEARNER:
+            steps = steps_for(engine, path)
+            if steps:
+                yield pytest.param(engine, path, steps, id=f"{engine}-{path}")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    yield
+    engines.Display.stop()
+
+
+@pytest.mark.parametrize("engine,site_path,steps", list(cases()))
+def test_learner_journey(request, site_url, engine, site_path, steps):
+    why_not = engines.available(engine)
+    if why_not:
+        pytest.skip(why_not)
+    start = time.monotonic()
+    page = engines.open_page(engine)
+    request.node.page_log = log = []
+    trip = journey.Journey(page, site_url, site_path)
+    done = []
+    run = {"open": trip.open, "attempt": trip.attempt, "loop": trip.loop, "interrupt": trip.interrupt,
+           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit}
+    failed_as_known, passes_now = [], []
+    try:
+        for step in steps:
+            if step in ("loop", "interrupt", "interrupt_reply") and not trip.functions:
+                continue  # a notebook without an exercise function (part 7)
+            reason = KNOWN.get((engine, step)) or FLAKY.get((engine, step))
+            if reason is None:
+                run[step]()
+                done.append(step)
+                continue
+            # A known failure (KNOWN) is expected, and strictly: once it passes the test fails, as
+            # xfail(strict=True) would, but for that step only, so any other step still counts.
+            try:
+                run[step]()
+            except (AssertionError, TimeoutError, engines.EvaluationError) as e:
+                failed_as_known.append(f"{step}: {reason} ({str(e)[:300]})")
+                if step == "open":
+                    break  # nothing else can run without a kernel
+                continue
+            if (engine, step) in KNOWN:
+                passes_now.append(f"{step} passes now: take ({engine!r}, {step!r}) off KNOWN ({reason})")
+            done.append(step)
+        foreign = page.foreign_requests()
+        assert not foreign, f"{engine}: requests to other origins: {foreign}"
+    finally:
+        log += page.log()
+        trip.times["total_s"] = time.monotonic() - start
+        record(engine, page.version, site_path, done, trip.times)
+        page.close()
+    print(f"{engine} ({page.version}) {site_path}: " + ", ".join(f"{k} {v:.1f}" for k, v in trip.times.items()))
+    if passes_now:
+        pytest.fail("; ".join(passes_now))
+    if failed_as_known:
+        pytest.xfail("; ".join(failed_as_known))
+
+
+def record(engine, version, site_path, done, times):
+    """Keep what each case measured in build/journey-times.json (docs/browsers.md quotes it)."""
+    found = json.loads(TIMES.read_text()) if TIMES.exists() else {}
+    found.setdefault(engine, {"version": version, "notebooks": {}})["version"] = version
+    found[engine]["notebooks"][site_path] = {"steps_passed": done, **{k: round(v, 2) for k, v in times.items()}}
+    TIMES.parent.mkdir(parents=True, exist_ok=True)
+    TIMES.write_text(json.dumps(found, indent=2) + "\n")
