@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +20,13 @@ from test_snapshot import JS_CACHED, NOTEBOOK, expected_key
 
 NO_INTERRUPT = "This browser does not allow interrupting a running cell: use Kernel → Restart if a cell never ends."
 JS_NOTICES = "() => [...document.querySelectorAll('.agent-team-notice')].map((p) => p.textContent)"
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+# top and bottom of the notice bar and of JupyterLab's top panel (its menus)
+JS_NOTICE_AND_MENUS = """() => {
+  const box = (id) => { const e = document.getElementById(id), r = e && e.getBoundingClientRect();
+                        return r ? [r.top, r.bottom] : null; };
+  return {bar: box('agent-team-notices'), menus: box('jp-top-panel')};
+}"""
 # Generous enough for a plain start on a busy 2-core machine, short enough to tell a hang.
 START_SECONDS = 120
 
@@ -152,6 +160,12 @@ def test_without_shared_memory_the_kernel_runs_and_says_what_is_missing(guarded,
     if hidden == "no SharedArrayBuffer":
         assert workers[0].evaluate("typeof SharedArrayBuffer") == "undefined", "hidden in the worker too"
     assert page.evaluate(JS_NOTICES) == [NO_INTERRUPT]
+    # the line hides none of JupyterLab's menus (it sits below them), and its button closes it
+    boxes = page.evaluate(JS_NOTICE_AND_MENUS)
+    assert boxes["menus"] and boxes["bar"][0] >= boxes["menus"][1], boxes
+    page.screenshot(path=str(SHOTS / "notice.png"))
+    page.click("#agent-team-notices button")
+    assert page.evaluate(JS_NOTICES) == []
 
 
 def test_a_service_worker_never_in_control_means_a_plain_start(guarded, site_url):
