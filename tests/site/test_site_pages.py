@@ -29,7 +29,7 @@ def test_the_script_runs_once_after_the_settings_of_every_part(site):
     pages.add_page_settings(site, "isolation", {"worker": "w.js"})
     for app in pages.PAGES:
         assert scripts(site, app) == ["/* agent_team: isolation settings ", "/* agent_team: prewarm settings ",
-                                      pages.CODE_MARK + " (site/extension/src/page) "]
+                                      pages.CODE_MARK + " (website/extension/src/page) "]
 
 
 def test_one_part_alone_still_brings_the_script(site):
