@@ -1,4 +1,4 @@
-"""site/pages.py: the notebook pages get the page script once, after every part's settings."""
+"""website/pages.py: the notebook pages get the page script once, after every part's settings."""
 
 
 import pytest
