@@ -23,8 +23,10 @@ UNAVAILABLE = {"subprocess", "multiprocessing", "threading", "concurrent", "sock
                "_thread", "asyncio.subprocess", "ssl", "selectors", "tkinter", "curses"}
 THIRD_PARTY_OK = {"agent_team", "pytest", "hypothesis", "_pytest"}
 NOT_PURE_SUBMODULES = {"agent_team.widgets", "agent_team.classroom"}  # classroom: host side, starts Node
-# Folders of tests/ never copied: the browser's own tests, this runner, and the data of course tests.
-NOT_LAYERS = {"browser", "pyodide", "data", "__pycache__"}
+# Folders of tests/ never copied: the browser's own tests, this runner, the data of course tests,
+# and the model client's tests against servers of their own (sockets, subprocesses: host side;
+# the client's pure tests are engine/test_models_pure.py).
+NOT_LAYERS = {"browser", "pyodide", "data", "models", "__pycache__"}
 # Test files left out on purpose, with the reason (keep this list short and honest).
 EXCLUDE = {name: "reads notebooks/ and tools/, which this run does not copy"
            for name in ("test_notebook_sources.py", "test_notebook_solutions.py",
@@ -136,6 +138,8 @@ async def main():
         reason = EXCLUDE.get(path.name) or why_not_pure(path, local)[1]
         (skipped if reason else chosen).append((path, reason))
     for path in helpers:
+        if path.name == "conftest.py" and path.parent != REPO / "tests":
+            continue  # a layer's own fixtures would replace tests/conftest.py in the one flat folder
         mod, reason = why_not_pure(path, local, engine_test=False)
         if mod is None:
             shutil.copy2(path, WORK / "tests" / path.name)
