@@ -6,7 +6,8 @@ call with a key, preflighted. Checked: a reply parses
 with its token counts; a server that sends no CORS header is reported as a CORS refusal in words
 (not a crash); a slow server is cut off by the request's own timeout (the worker's synchronous
 XMLHttpRequest, which no trace hook could stop) within the caller's limit; with a key in the
-kernel, model-written code runs only in the runner worker (no key, no network, a time limit),
+kernel, model-written code runs only in the runner worker (no key, no network, a time limit, a
+memory cap),
 and a team run in the very cell that made the model runs no code and says why; the key typed
 into the password box is in no stored byte after save and reload, in no file of the "download my
 work" zip, and in nothing agent-team-grade writes about that zip. The first three run in Firefox
@@ -138,16 +139,6 @@ def test_the_key_is_in_no_stored_byte_the_zip_or_the_graders_output(page, faults
     assert faults.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"  # the key was used
     save(page)
     zipped = download_my_work(page, tmp_path / "work.zip")
-    save(page)  # the button's link is widget state: saved too, then searched with the rest
-    page.reload()
-    driver.wait_kernel_idle(page)
-    driver.wait_snapshot_stored(page)
-    result = page.evaluate(JS_FIND_STORED, KEY)
-    assert result["searched"] > 1_000_000  # the snapshot and the notebooks were read
-    assert result["found"] == [], result["found"]
-    saved = page.evaluate(JS_FIND_STORED, "your key is <hidden>")
-    assert any("idb" in where for where in saved["found"]), saved  # the saved notebook was among them
-
     with zipfile.ZipFile(zipped) as archive:  # deflated: each file is searched as it unpacks
         files = {name: archive.read(name) for name in archive.namelist()}
     assert b"your key is <hidden>" in files["smoke.ipynb"], sorted(files)  # this run's saved outputs
@@ -159,6 +150,15 @@ def test_the_key_is_in_no_stored_byte_the_zip_or_the_graders_output(page, faults
     said = graded.stdout + graded.stderr + (tmp_path / "g.json").read_text() + (tmp_path / "g.md").read_text()
     assert "smoke.ipynb" in graded.stdout and "exercises passed" in graded.stdout, said[-2000:]
     assert KEY not in said and KEY[-12:] not in said
+    save(page)  # the button's link is widget state: saved too, then searched with the rest
+    page.reload()
+    driver.wait_kernel_idle(page)
+    driver.wait_snapshot_stored(page)
+    result = page.evaluate(JS_FIND_STORED, KEY)
+    assert result["searched"] > 1_000_000  # the snapshot and the notebooks were read
+    assert result["found"] == [], result["found"]
+    saved = page.evaluate(JS_FIND_STORED, "your key is <hidden>")
+    assert any("idb" in where for where in saved["found"]), saved  # the saved notebook was among them
 
 
 def save(page):
@@ -196,6 +196,13 @@ def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network(page, fa
              "RESULT = (cut, os.path.exists('/drive'), hunt)")
     out = run(page, f"print(worker_runner.run_python_in_worker({probe!r}))")
     assert out == "([], False, False)\n", out
+    # the memory cap (worker_runner.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
+    hog = ("kept = bytearray(200 << 20)\n"
+           "try:\n    more = bytearray(600 << 20)\n    RESULT = 'allocated'\n"
+           "except MemoryError:\n    RESULT = 'refused'")
+    out = run(page, f"print(worker_runner.run_python_in_worker({hog!r}), "
+                    "worker_runner.run_python_in_worker('RESULT = 2'))")
+    assert out == "refused 2\n", out
     out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
                     "except RuntimeError as err:\n    print(err)")
     assert out.startswith("it was stopped after 2"), out
