@@ -3,7 +3,7 @@
 A page is any of engines.py's pages or Playwright's own (driver.execute runs code in its kernel
 through `evaluate` alone). `prepare` opens the smoke notebook and defines `turn`, one coder turn
 against a fault of the fault server (tests/fault_server.py) on another origin;
-`check_cross_origin` is what every engine must do with it.
+`check_cross_origin` and `check_runner` are what every engine must do with it.
 """
 
 from __future__ import annotations
@@ -60,6 +60,37 @@ def check_cross_origin(page, faults):
     out = run(page, "out, took = turn('slow-30', seconds=1.5)\n"
                     "print(out['attempts'][0]['failure'], took < 6)")
     assert out == "timeout True\n", out
+
+
+def check_runner(page, faults):
+    """With a key in the kernel the team's code is tested in the runner worker (made in one cell,
+    used in the next): it has no network API, no drive, no key, a memory cap and a time limit."""
+    run(page, f"from agent_team.models import worker_runner\n"
+              f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+              "team = {r: llm_policy(r, model, retries=0, seconds=10) for r in ('planner', 'coder', 'reviewer')}")
+    out = run(page, "from agent_team.supervisor import supervise\n"
+                    "from agent_team import oracle\n"
+                    "result = supervise(max_rounds=1, seconds=60, **team)\n"
+                    "print(result.status, oracle._runner is worker_runner.run_in_worker, result.tests['passed'])",
+              timeout=120)
+    assert out == "pass True 4\n", out
+    probe = ("import js, os, sys\n"
+             "cut = [n for n in ('fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', "
+             "'indexedDB', 'caches', 'Worker', 'BroadcastChannel', 'postMessage') if hasattr(js, n)]\n"
+             f"hunt = {KEY!r}[-12:] in repr(globals()) + repr(dict(os.environ))\n"
+             "RESULT = (cut, os.path.exists('/drive'), hunt)")
+    out = run(page, f"print(worker_runner.run_python_in_worker({probe!r}))")
+    assert out == "([], False, False)\n", out
+    # the memory cap (worker_runner.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
+    hog = ("kept = bytearray(200 << 20)\n"
+           "try:\n    more = bytearray(600 << 20)\n    RESULT = 'allocated'\n"
+           "except MemoryError:\n    RESULT = 'refused'")
+    out = run(page, f"print(worker_runner.run_python_in_worker({hog!r}), "
+                    "worker_runner.run_python_in_worker('RESULT = 2'))")
+    assert out == "refused 2\n", out
+    out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
+                    "except RuntimeError as err:\n    print(err)")
+    assert out.startswith("it was stopped after 2"), out
 
 
 JS_WRITE_CELLS = """(sources) => {

@@ -1,17 +1,16 @@
 """The course page's kernel calling a model server on another origin (docs/models.md).
 
 The site's kernel (a Web Worker) runs agent_team.models against the project's fault server on
-another port of 127.0.0.1 (and the real model's server, tests/llama.py): a cross-origin
-call with a key, preflighted. Checked: a reply parses
-with its token counts; a server that sends no CORS header is reported as a CORS refusal in words
-(not a crash); a slow server is cut off by the request's own timeout (the worker's synchronous
-XMLHttpRequest, which no trace hook could stop) within the caller's limit; with a key in the
-kernel, model-written code runs only in the runner worker (no key, no network, a time limit, a
-memory cap),
-and a team run in the very cell that made the model runs no code and says why; the key typed
-into the password box is in no stored byte after save and reload, in no file of the "download my
-work" zip, and in nothing agent-team-grade writes about that zip. The first three run in Firefox
-too (model_page.py holds the cells and the checks both engines share).
+another port of 127.0.0.1 (and the real model's server, tests/llama.py): a cross-origin call with a
+key, preflighted. Checked: a reply parses with its token counts; a server that sends no CORS header
+is reported as a CORS refusal in words (not a crash); a slow server is cut off by the request's own
+timeout (the worker's synchronous XMLHttpRequest, which no trace hook could stop) within the
+caller's limit; with a key in the kernel, model-written code runs only in the runner worker (no
+key, no network, a time limit, a memory cap), and a team run in the very cell that made the model
+runs no code and says why; the key typed into the password box is in no stored byte after save and
+reload, in no file of the "download my work" zip, and in nothing agent-team-grade writes about that
+zip. The first three run in Firefox too, and so does the runner worker (model_page.py holds the
+cells and the checks both engines share).
 """
 
 import os
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from model_page import JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_cross_origin, prepare, run
+from model_page import JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_cross_origin, check_runner, prepare, run
 
 from website import driver, engines
 
@@ -69,13 +68,15 @@ def page(request, browser, site_url, faults):
     assert [u for u in guard.blocked if not u.startswith(tuple(servers))] == []  # on_request lists them all
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def firefox(site_url, faults):
-    """Firefox ESR's page (engines.py: a fresh profile, every host but 127.0.0.1 refused by its proxy)."""
+    """Firefox ESR's page (engines.py: a fresh profile, every host but 127.0.0.1 refused by its proxy),
+    one for this module's Firefox tests (its first visit is most of their time)."""
     why_not = engines.available("firefox")
     if why_not:
         pytest.skip(why_not)
     page = engines.open_page("firefox")
+    page.set_default_timeout(150_000)  # one evaluate may wait for a cell's 120 s
     try:
         prepare(page, site_url, faults.url, timeout=180)
         yield page
@@ -179,30 +180,8 @@ def download_my_work(page, path):
 
 def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network(page, faults):
     """A model holding a key starts the runner worker; the team, run in the next cell, is tested there."""
-    run(page, f"from agent_team.models import worker_runner\n"
-              f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
-              "team = {r: llm_policy(r, model, retries=0, seconds=10) for r in ('planner', 'coder', 'reviewer')}")
-    out = run(page, "from agent_team.supervisor import supervise\n"
-                    "from agent_team import oracle\n"
-                    "result = supervise(max_rounds=1, seconds=60, **team)\n"
-                    "print(result.status, oracle._runner is worker_runner.run_in_worker, result.tests['passed'])",
-              timeout=120)
-    assert out == "pass True 4\n", out
-    probe = ("import js, os, sys\n"
-             "cut = [n for n in ('fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', "
-             "'indexedDB', 'caches', 'Worker', 'BroadcastChannel', 'postMessage') if hasattr(js, n)]\n"
-             f"seen = [m for m in list(sys.modules) if m.startswith('agent_team.models.client')]\n"
-             f"hunt = {KEY!r}[-12:] in repr(globals()) + repr(dict(os.environ))\n"
-             "RESULT = (cut, os.path.exists('/drive'), hunt)")
-    out = run(page, f"print(worker_runner.run_python_in_worker({probe!r}))")
-    assert out == "([], False, False)\n", out
-    # the memory cap (worker_runner.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
-    hog = ("kept = bytearray(200 << 20)\n"
-           "try:\n    more = bytearray(600 << 20)\n    RESULT = 'allocated'\n"
-           "except MemoryError:\n    RESULT = 'refused'")
-    out = run(page, f"print(worker_runner.run_python_in_worker({hog!r}), "
-                    "worker_runner.run_python_in_worker('RESULT = 2'))")
-    assert out == "refused 2\n", out
-    out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
-                    "except RuntimeError as err:\n    print(err)")
-    assert out.startswith("it was stopped after 2"), out
+    check_runner(page, faults)
+
+
+def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network_in_firefox(firefox, faults):
+    check_runner(firefox, faults)
