@@ -238,7 +238,7 @@ def open_page(engine: str):
 
 def available(engine: str):
     """Why `engine` cannot run here (None: it can)."""
-    import bidi
+    from . import bidi
 
     needs = {"firefox": [bidi.FIREFOX], "webkit": [WEBKIT_DRIVER, MINIBROWSER, "Xvfb"],
              "chromium": [os.environ.get("CHROMIUM", "/usr/bin/chromium")]}[engine.replace("-no-sab", "")]

@@ -8,20 +8,25 @@ reaches outside: ``fetch``, ``XMLHttpRequest``, ``WebSocket``, ``EventSource``, 
 so no prototype lookup finds them again). It shares no file system with the kernel: the drive is
 not there. Each run posts the source and waits on a SharedArrayBuffer with a time limit; past it
 the worker is terminated (the only way to stop a blocked worker) and a new one is started.
+Its memory is capped (``MEMORY_MB``): Pyodide grows its heap through ``WebAssembly.Memory``'s
+``grow``, which the worker replaces, before Pyodide loads, with one that refuses to pass the cap
+and cannot be put back (not writable, not configurable); a refused growth is a failed ``malloc``,
+so the code gets a ``MemoryError`` instead of taking up to the 4 GB a 32-bit heap may have.
 
 One browser fact shapes its use: a worker started by the kernel's worker does not run until the
 kernel yields, i.e. until the running cell ends. So the runner starts when a model holding a key
 is made, and a team run in that same cell is refused with that reason: make the model in one
-cell, run the team in the next. Not capped: the runner's memory (Pyodide's own limits apply).
+cell, run the team in the next.
 """
 
 import json
 import os
 import time
 
-__all__ = ["start", "run_in_worker", "run_python_in_worker", "SECONDS"]
+__all__ = ["start", "run_in_worker", "run_python_in_worker", "SECONDS", "MEMORY_MB"]
 
 SECONDS = 10.0       # one run, read at call time
+MEMORY_MB = 512      # the runner's whole heap (Pyodide itself takes about 100 MB), read when it starts
 BOOT_SECONDS = 60.0  # the first boot in a later cell may still be under way
 REPLY_BYTES = 1 << 20
 
@@ -42,6 +47,12 @@ self.onmessage = async (event) => {
     if (m.type === "boot") {
       state = new Int32Array(m.sab, 0, 2);
       bytes = new Uint8Array(m.sab, 8);
+      const grow = WebAssembly.Memory.prototype.grow, cap = m.memoryMB * 1048576;
+      Object.defineProperty(WebAssembly.Memory.prototype, "grow", {writable: false, configurable: false,
+        value: function (pages) {
+          if (this.buffer.byteLength + pages * 65536 > cap) throw new RangeError("over the runner's memory cap");
+          return grow.call(this, pages);
+        }});
       const {loadPyodide} = await import(m.indexURL + "pyodide.mjs");
       py = await loadPyodide({indexURL: m.indexURL});
       for (const [path, text] of m.files) {
@@ -113,7 +124,7 @@ def start():
     sab = js.SharedArrayBuffer.new(8 + REPLY_BYTES)
     _runner.update(worker=worker, sab=sab, state=js.Int32Array.new(sab, 0, 2), started_in=_cell(), booted=False)
     worker.postMessage(to_js({"type": "boot", "sab": sab, "indexURL": pyodide_js._api.config.indexURL,
-                              "files": _sources()}))
+                              "files": _sources(), "memoryMB": MEMORY_MB}))
 
 
 def _stop():

@@ -1,0 +1,147 @@
+"""The course page's kernel as a model client, written once for every engine (test_models.py).
+
+A page is any of engines.py's pages or Playwright's own (driver.execute runs code in its kernel
+through `evaluate` alone). `prepare` opens the smoke notebook and defines `turn`, one coder turn
+against a fault of the fault server (tests/fault_server.py) on another origin;
+`check_cross_origin` and `check_runner` are what every engine must do with it.
+"""
+
+from __future__ import annotations
+
+from website import driver
+
+KEY = "sk-test-browser-0123456789abcdefghijkl"
+
+SETUP = """
+from agent_team.llm import llm_policy
+from agent_team.models import openai_chat
+from agent_team.repo import GOAL, initial_repo
+from agent_team.views import make_view
+import time
+def turn(fault, seconds=10, key=None, role="coder"):
+    model = openai_chat("{url}/" + fault + "/v1", "smol", key=key)
+    started = time.monotonic()
+    out = llm_policy(role, model, retries=0, seconds=seconds)(GOAL, make_view(role, GOAL, initial_repo(), []))
+    return out, time.monotonic() - started
+print("ready")
+"""
+
+
+def run(page, code, timeout=60):
+    """What `code` printed in the page's kernel; it must end without an exception."""
+    reply = driver.execute(page, code, timeout=timeout)
+    assert reply["status"] == "ok", reply
+    return reply["out"]
+
+
+def prepare(page, site_url, faults_url, timeout=120):
+    """Open the smoke notebook (a first visit: `timeout` s to kernel idle) and define `turn` in its kernel."""
+    driver.open_notebook(page, site_url, "smoke.ipynb", timeout=timeout)
+    assert run(page, SETUP.replace("{url}", faults_url)) == "ready\n"
+
+
+def check_cross_origin(page, faults):
+    """A keyed call that parses, a server with no CORS header refused in words, a slow one cut off.
+
+    The CORS refusal is where the engines differ: Chromium's synchronous XMLHttpRequest raises a
+    NetworkError, Firefox's returns status 0 without raising; either way the learner must read
+    "refused ... (CORS)" and what to set on the server, not a crash or "not JSON".
+    """
+    out = run(page, f"out, _ = turn('ok', key={KEY!r})\n"
+                    "a = out['attempts'][0]\n"
+                    "print(a['failure'], a['usage']['prompt_tokens'] > 0, out['patches'][0]['path'])")
+    assert out == "None True src/fizzbuzz.py\n", out
+    sent = faults.requests[-1]
+    assert sent["headers"]["authorization"] == f"Bearer {KEY}" and "origin" in sent["headers"]
+    out = run(page, "out, _ = turn('nocors')\na = out['attempts'][0]\nprint(a['failure'], a['error'])")
+    assert out.startswith("error ") and "the server refused a request from this page (CORS)" in out, out
+    assert "must answer with Access-Control-Allow-Origin" in out, out  # what to set (wire.hint_for)
+    # the worker's XMLHttpRequest timeout, from what is left of the caller's 1.5 s
+    out = run(page, "out, took = turn('slow-30', seconds=1.5)\n"
+                    "print(out['attempts'][0]['failure'], took < 6)")
+    assert out == "timeout True\n", out
+
+
+def check_runner(page, faults):
+    """With a key in the kernel the team's code is tested in the runner worker (made in one cell,
+    used in the next): it has no network API, no drive, no key, a memory cap and a time limit."""
+    run(page, f"from agent_team.models import worker_runner\n"
+              f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+              "team = {r: llm_policy(r, model, retries=0, seconds=10) for r in ('planner', 'coder', 'reviewer')}")
+    out = run(page, "from agent_team.supervisor import supervise\n"
+                    "from agent_team import oracle\n"
+                    "result = supervise(max_rounds=1, seconds=60, **team)\n"
+                    "print(result.status, oracle._runner is worker_runner.run_in_worker, result.tests['passed'])",
+              timeout=120)
+    assert out == "pass True 4\n", out
+    probe = ("import js, os, sys\n"
+             "cut = [n for n in ('fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource', 'importScripts', "
+             "'indexedDB', 'caches', 'Worker', 'BroadcastChannel', 'postMessage') if hasattr(js, n)]\n"
+             f"hunt = {KEY!r}[-12:] in repr(globals()) + repr(dict(os.environ))\n"
+             "RESULT = (cut, os.path.exists('/drive'), hunt)")
+    out = run(page, f"print(worker_runner.run_python_in_worker({probe!r}))")
+    assert out == "([], False, False)\n", out
+    # the memory cap (worker_runner.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
+    hog = ("kept = bytearray(200 << 20)\n"
+           "try:\n    more = bytearray(600 << 20)\n    RESULT = 'allocated'\n"
+           "except MemoryError:\n    RESULT = 'refused'")
+    out = run(page, f"print(worker_runner.run_python_in_worker({hog!r}), "
+                    "worker_runner.run_python_in_worker('RESULT = 2'))")
+    assert out == "refused 2\n", out
+    out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
+                    "except RuntimeError as err:\n    print(err)")
+    assert out.startswith("it was stopped after 2"), out
+
+
+JS_WRITE_CELLS = """(sources) => {
+  const model = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
+  while (model.cells.length) model.deleteCell(0);
+  for (const source of sources) model.insertCell(model.cells.length, {cell_type: 'code', source, metadata: {}});
+  return model.cells.length;
+}"""
+
+# Every byte the site keeps for this origin, searched for `needle` inside the page: IndexedDB
+# (the saved notebooks, the settings, the progress), Cache Storage (the kernel snapshot and its
+# files), localStorage and sessionStorage. Returns where it was found, and how much was searched.
+JS_FIND_STORED = """async (needle) => {
+  const found = [];
+  let searched = 0;
+  const look = (where, value) => {
+    let text;
+    if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+      const bytes = new Uint8Array(value.buffer ? value.buffer : value);
+      text = '';
+      for (let i = 0; i < bytes.length; i += 65536) text += String.fromCharCode(...bytes.subarray(i, i + 65536));
+    } else {
+      text = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    searched += text ? text.length : 0;
+    if (text && text.includes(needle)) found.push(where);
+  };
+  for (const info of await indexedDB.databases()) {
+    const db = await new Promise((ok, fail) => {
+      const r = indexedDB.open(info.name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error);
+    });
+    for (const store of db.objectStoreNames) {
+      const values = await new Promise((ok, fail) => {
+        const r = db.transaction(store).objectStore(store).getAll();
+        r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error);
+      });
+      for (const value of values) {
+        if (value instanceof Blob) look(`idb ${info.name}/${store}`, await value.arrayBuffer());
+        else look(`idb ${info.name}/${store}`, value);
+      }
+    }
+    db.close();
+  }
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      look(`cache ${name} ${request.url}`, await (await cache.match(request)).arrayBuffer());
+    }
+  }
+  for (const storage of [localStorage, sessionStorage]) {
+    for (let i = 0; i < storage.length; i++) look(`storage ${storage.key(i)}`, storage.getItem(storage.key(i)));
+  }
+  return {found, searched};
+}"""
