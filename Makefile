@@ -45,9 +45,10 @@ notebooks: $(STAMP)
 	$(PY) tools/notebooks.py build $(PARTS)
 
 # The fast set: the linter, then every CPython test but the browser's and those marked slow
-# (whole-notebook runs, nested pytest, Pyodide boots, real waits), which `make test` runs.
+# (whole-notebook runs, nested pytest, Pyodide boots, real waits), which `make test` runs; on
+# every core (pytest-xdist: the tests share no state, each writes only its own temporary files).
 test-engine: lint
-	$(PY) -m pytest tests --ignore=tests/browser -m "not slow"
+	$(PY) -m pytest tests --ignore=tests/browser -m "not slow" -n auto
 
 # The runaway-code guard (limits, grader caps) on each supported CPython installed here: 3.11 is the
 # floor (pyproject's requires-python) and must be present; others are skipped when missing.

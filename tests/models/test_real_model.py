@@ -25,6 +25,7 @@ from agent_team.views import make_view
 
 SECONDS = float(os.environ.get("AGENT_TEAM_MODEL_SECONDS", "180"))  # per call; generous, read at call time
 REQUIRED = os.environ.get("AGENT_TEAM_REAL_MODEL") == "1"
+pytestmark = pytest.mark.slow  # a model server to boot and real generation to wait for
 
 
 @pytest.fixture(scope="module")
