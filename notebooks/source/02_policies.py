@@ -387,7 +387,7 @@ stepper
 # turn, as text: what it saw, what it wrote, and what the supervisor decided.
 
 # %%
-stepper.go(5)
+stepper.go(6)
 print(stepper.text)
 assert run.trace[stepper.index]["role"] == "coder" and run.trace[stepper.index]["round"] == 2
 

@@ -142,7 +142,7 @@ stepper = RoundStepper(trace_with_handoffs(run))
 stepper
 
 # %%
-stepper.go(4)
+stepper.go(5)
 print(stepper.text.splitlines()[0])
 print(trace_with_handoffs(run)[stepper.index]["handoff"]["next_action"])
 

@@ -41,17 +41,33 @@ def test_stepper_starts_at_the_first_step_and_shows_it():
 def test_next_previous_and_go_move_like_the_controls():
     trace = make_trace(2)
     s = W.RoundStepper(trace)
-    assert s.next() == 1 and s.index == 1
+    assert s.next() == 2 and s.index == 1 and s.step == 2
     assert s._list.value == 2 and "[m1]" in s._view.value
-    assert s.previous() == 0 and s.previous() == 0  # stays on the first step
-    assert s.go(-1) == len(trace) - 1 and s._next_button.disabled
-    assert s.next() == len(trace) - 1  # stays on the last step
-    assert s.go(3) == 3 and s.html == step_html(trace, 3, NO_FAULT)
-    with pytest.raises(IndexError):
-        s.go(len(trace))
+    assert s.previous() == 1 and s.previous() == 1  # stays on the first step
+    assert s.go(-1) == len(trace) and s._next_button.disabled
+    assert s.next() == len(trace)  # stays on the last step
+    assert s.go(4) == 4 and s.html == step_html(trace, 3, NO_FAULT)
+    for missing in (0, len(trace) + 1, -len(trace) - 1):
+        with pytest.raises(IndexError, match=f"numbered from 1 to {len(trace)}"):
+            s.go(missing)
     with pytest.raises(TypeError):
         s.go(1.5)
-    assert s.index == 3
+    assert s.index == 3 and s.step == 4
+
+
+def test_go_shows_the_step_number_it_is_given():
+    # The header, the step list and the counter number steps from 1, and so does go(): a learner
+    # who reads "Step 5" and types go(5) sees step 5 again (it used to show step 6).
+    trace = make_trace(2)
+    s = W.RoundStepper(trace)
+    for step in range(1, len(trace) + 1):
+        s.go(step)
+        assert s.text.startswith(f"Step {step} of {len(trace)} ")
+        assert s.step == step == s._list.value and s._counter.value == f"{step} / {len(trace)}"
+        assert s.html == step_html(trace, step - 1, NO_FAULT)
+    log = W.RoundStepper.from_log(SEED_LOG)
+    log.go(5)
+    assert log.step == 5 and "5 of 9" in log.text and "step 5 of 9" in log.html
 
 
 def test_buttons_and_the_step_list_drive_the_same_state():
@@ -71,7 +87,7 @@ def test_buttons_and_the_step_list_drive_the_same_state():
 
 def test_stepper_start_option_and_text_fallback():
     trace = make_trace(1)
-    s = W.RoundStepper(trace, start=2)
+    s = W.RoundStepper(trace, start=3)
     assert s.index == 2
     assert repr(s) == str(s) == s.text
     assert s.text.startswith(f"Step 3 of {len(trace)} · round 1 · CODE")
@@ -84,7 +100,7 @@ def test_stepper_on_a_200_round_run_renders_one_step_per_move():
     trace = Watched(make_trace(200))
     s = W.RoundStepper(trace)
     trace.read.clear()
-    s.go(400)
+    s.go(401)
     assert trace.read == {399, 400}
     trace.read.clear()
     s._next_button.click()
@@ -94,7 +110,7 @@ def test_stepper_on_a_200_round_run_renders_one_step_per_move():
 def test_stepper_over_a_protocol_log():
     for stepper in (W.RoundStepper.from_log(SEED_LOG), W.RoundStepper(SEED_LOG), W.RoundStepper(("v3", SEED_LOG))):
         assert stepper.steps == 9
-        stepper.go(3)
+        stepper.go(4)
         assert "review: REJECT: no error handling" in stepper.html
         assert "round 2" in stepper.text
         stepper._next_button.click()
@@ -113,7 +129,7 @@ def test_an_empty_run_has_nothing_to_step_through():
 def test_stepper_escapes_what_the_coder_wrote():
     trace = make_trace(1)
     trace[2]["changes"][0]["after"] = EVIL
-    s = W.RoundStepper(trace, start=2)
+    s = W.RoundStepper(trace, start=3)
     assert "<script" not in s._view.value and "&lt;script&gt;" in s._view.value
 
 
@@ -121,10 +137,10 @@ def test_stepper_without_ipywidgets(no_widgets):
     trace = make_trace(1)
     s = W.RoundStepper(trace)
     assert s.widget is None
-    assert s.next() == 1 and s.html == step_html(trace, 1, NO_FAULT)
+    assert s.next() == 2 and s.html == step_html(trace, 1, NO_FAULT)
     bundle = s._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
-    assert W.RoundStepper.from_log(SEED_LOG).go(-1) == 8
+    assert W.RoundStepper.from_log(SEED_LOG).go(-1) == 9
 
 
 def test_stepper_with_a_real_run():

@@ -13,7 +13,7 @@ try:  # the pure engine never needs this; only the controls do
 except Exception:  # noqa: BLE001 -- no ipywidgets (or a broken one): text and HTML only
     ipw = None
 
-__all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_index", "WIDGET_MIME", "ipw",
+__all__ = ["Rich", "show", "Base", "controls", "package_attr", "button", "check_step", "WIDGET_MIME", "ipw",
            "ROW_LAYOUT"]
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -117,11 +117,14 @@ def button(description, tooltip, handler, icon=""):
     return control
 
 
-def check_index(i, n, what="step"):
-    """``i`` as an index into ``n`` items (negative counts from the end), or a clear error."""
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise TypeError(f"a {what} number must be a whole number, not {type(i).__name__}")
-    if not -n <= i < n:
-        raise IndexError(f"{what} {i} does not exist: there are {what}s 0 to {n - 1}"
-                         if n else f"there are no {what}s")
-    return i % n
+def check_step(step, n, what="step"):
+    """A step number as people read it (1 to ``n``; negative counts from the end) as an index into
+    ``n`` items, or a clear error. Step 0 does not exist: steps are numbered from 1."""
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise TypeError(f"a {what} number must be a whole number, not {type(step).__name__}")
+    if not n:
+        raise IndexError(f"there are no {what}s")
+    if step == 0 or not -n <= step <= n:
+        raise IndexError(f"{what} {step} does not exist: {what}s are numbered from 1 to {n} "
+                         f"(or -1 for the last)")
+    return step - 1 if step > 0 else step % n

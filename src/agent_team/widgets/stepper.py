@@ -10,7 +10,7 @@ from ..render.html import tag, wrap
 from ..render.log import is_log, log_of, log_rounds, log_step_html, log_step_text
 from ..render.step import step_html, step_text
 from ..render.trace import field, trace_of
-from .base import ROW_LAYOUT, Base, button, check_index, controls
+from .base import ROW_LAYOUT, Base, button, check_step, controls
 
 __all__ = ["RoundStepper"]
 
@@ -20,19 +20,21 @@ class RoundStepper(Base):
 
     ``RoundStepper(result)`` takes what :func:`agent_team.supervisor.supervise`
     returns (or its trace); ``RoundStepper.from_log(log)`` takes a protocol log
-    (or run_team's ``(code, log)``). ``.next()``, ``.previous()`` and ``.go(i)``
-    move exactly like the buttons and the step list; ``.index`` is the step shown
-    (0-based); ``.html`` and ``.text`` are what is shown.
+    (or run_team's ``(code, log)``). ``.next()``, ``.previous()`` and ``.go(step)``
+    move exactly like the buttons and the step list. Steps are numbered from 1, as
+    the header, the step list and the counter show them: ``.go(5)`` shows "Step 5",
+    and ``.step`` is the number shown (``.index``, the position in the trace, is
+    one less). ``.html`` and ``.text`` are what is shown.
     """
 
-    def __init__(self, result, *, start=0):
+    def __init__(self, result, *, start=1):
         if is_log(result):
             self._setup("log", log_of(result), start)
         else:
             self._setup("trace", trace_of(result), start)
 
     @classmethod
-    def from_log(cls, log, *, start=0):
+    def from_log(cls, log, *, start=1):
         """A stepper over a seed-000 protocol log: ``[(role, output), ...]`` or ``(code, log)``."""
         self = cls.__new__(cls)
         self._setup("log", log_of(log), start)
@@ -50,7 +52,7 @@ class RoundStepper(Base):
             self._build()
         if self._n:
             self.go(start)
-        else:
+        else:  # an empty run: nothing to go to, whatever start says
             self._show()
 
     # -- controls
@@ -77,13 +79,18 @@ class RoundStepper(Base):
     def _on_value(self, change):
         if self._syncing or not self._n:
             return
-        self.go(int(change["new"]) - 1)
+        self.go(int(change["new"]))
 
     # -- the Python API
     @property
     def index(self):
-        """The step shown now, from 0."""
+        """Where the step shown stands in the trace (or log), from 0: ``step - 1``."""
         return self._index
+
+    @property
+    def step(self):
+        """The number of the step shown, from 1, as its header says ("Step 5 of 9")."""
+        return self._index + 1
 
     @property
     def steps(self):
@@ -94,18 +101,22 @@ class RoundStepper(Base):
         return self._n
 
     def next(self):
-        """One step forward (stays on the last step). Returns the new index."""
-        return self.go(min(self._index + 1, max(self._n - 1, 0))) if self._n else 0
+        """One step forward (stays on the last step). Returns the new step number."""
+        return self._move(min(self._index + 1, max(self._n - 1, 0))) if self._n else 0
 
     def previous(self):
-        """One step back (stays on the first step). Returns the new index."""
-        return self.go(max(self._index - 1, 0)) if self._n else 0
+        """One step back (stays on the first step). Returns the new step number."""
+        return self._move(max(self._index - 1, 0)) if self._n else 0
 
-    def go(self, i):
-        """Show step ``i`` (from 0; negative counts from the end). Returns the new index."""
-        self._index = check_index(i, self._n)
+    def go(self, step):
+        """Show step number ``step``, counted from 1 as the header shows it (``go(5)`` shows "Step 5";
+        negative counts from the end: ``go(-1)`` is the last). Returns the step number shown."""
+        return self._move(check_step(step, self._n))
+
+    def _move(self, index):
+        self._index = index
         self._show()
-        return self._index
+        return self.step
 
     def _show(self):
         if not self._n:
