@@ -2,20 +2,23 @@
 
 A fault is a set of keyword arguments for :func:`~agent_team.supervisor.supervise`
 (a replaced policy, a tamper hook, a budget), the status the state machine
-must still reach, and the layer of the system that stops it. Part 4 runs them
-live; tests/engine/test_faults.py runs every row of :data:`FAULTS` and checks both
-the status and that the trace shows its layer at work (:func:`layers_seen`).
+must still reach, why, and the layer of the system that stops it. Part 4 runs
+them live; tests/engine/test_faults.py runs every row of :data:`FAULTS` and checks
+the status, and that the layer is the one the run's trace shows by the layers'
+definitions (:func:`agent_team.layers.stopped_by`). ``why`` is the fault's own
+explanation, which part 4 shows after the learner's prediction.
 Adding a fault is one row here (and its policy or hook): see CONTRIBUTING.md.
 """
 
 from dataclasses import dataclass, field
 
+from .layers import LAYERS, layers_seen, stopped_by
 from .oracle import run_tests
 from .policies import FIZZ_ONLY_SOURCE, FULL_SOURCE, output
 from .repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
-from .roles import roles_at
 from .supervisor import RUN_STATUSES, supervise
-from .trace import oracle_reports, turns
+
+__all__ = ["FAULTS", "LAYERS", "Fault", "fault", "run_fault", "layers_seen", "stopped_by"]  # and the policies
 
 
 def fizz_only_coder(goal, view):
@@ -97,7 +100,9 @@ def self_testing_coder(goal, view):
     """Runs the oracle itself, on a copy holding the full solution, but ships the Fizz-only cut.
 
     It tries to take over the supervisor's job: its own test run is the evidence
-    it offers (as an extra ``tests`` field and in its message).
+    it offers, as an extra ``tests`` field (the oracle's own report, not just words)
+    and in its message. The supervisor reads no such field: the turn's ``ignored``
+    says so.
     """
     mine = run_tests({**initial_repo(), SRC_PATH: FULL_SOURCE})
     out = output("coder", "I ran the tests myself", [{"path": SRC_PATH, "content": FIZZ_ONLY_SOURCE}],
@@ -113,18 +118,14 @@ def garbage_reviewer(goal, view):
     return "LGTM!!"  # a string, not an output dict
 
 
-# The layers that can stop a fault, as a trace shows them (see layers_seen).
-LAYERS = ("allowlist", "supervisor", "oracle", "budget")
-
-
 @dataclass(frozen=True)
 class Fault:
     name: str
     what: str               # the fault, in one sentence
     expect: str             # the status the team must still reach
-    why: str                # why that outcome is right
+    why: str                # why it ends so, and why that layer stops it: shown after the prediction
     kwargs: dict = field(default_factory=dict)   # the setup: keyword arguments for supervise()
-    layer: str = "supervisor"                    # the layer that stops it: one of LAYERS
+    layer: str = "supervisor"                    # the layer that stops it: one of LAYERS, as stopped_by reads the trace
 
     def __post_init__(self):
         if self.layer not in LAYERS:
@@ -135,70 +136,57 @@ class Fault:
 
 FAULTS = {f.name: f for f in (
     Fault("fizz-only coder", "the coder never gets past its Fizz-only first cut", "budget",
-          "the oracle keeps failing, so only the budget can stop the run", {"coder": fizz_only_coder},
+          "every patch is legal and the code runs; it is simply wrong, so no layer refuses or stops "
+          "anything, and the tests stay red until the budget ends the run", {"coder": fizz_only_coder},
           layer="budget"),
     Fault("planner writes code", "the planner also patches src/fizzbuzz.py", "pass",
-          "the allowlist refuses the planner's whole turn; the real coder still gets there",
-          {"planner": greedy_planner}, layer="allowlist"),
+          "src/fizzbuzz.py is not in the planner's allowlist, so its whole turn is refused, the plan "
+          "too; the supervisor then asks it again, but the allowlist had already stopped the fault, "
+          "and the real coder still gets there", {"planner": greedy_planner}, layer="allowlist"),
     Fault("plan wiped", "PLAN.md is emptied before every coder turn", "pass",
-          "the supervisor requires a plan, so the planner writes it again", {"tamper": wipe_plan}),
+          "nothing refuses a wiped file; the supervisor's rule does the work: PLAN.md empty before a "
+          "coder turn sends the planner again, so the coder never codes without a plan", {"tamper": wipe_plan}),
     Fault("reviewer never approves", "the reviewer asks for changes even on green tests", "pass",
-          "green tests stop the run; the request_changes is overridden and recorded",
-          {"reviewer": stubborn_reviewer}),
+          "green tests are the supervisor's stop: the request_changes is overridden and the override "
+          "recorded, so no reviewer can hold a finished run", {"reviewer": stubborn_reviewer}),
     Fault("coder edits tests", "the coder rewrites the test file along with the source", "budget",
-          "the test file is in no allowlist, so every such turn is refused whole",
+          "the test file is in no allowlist, so every such turn is refused whole, the correct source "
+          "with it; nothing of the coder's lands, and the budget ends the run",
           {"coder": test_editing_coder}, layer="allowlist"),
     Fault("coder uses __import__", "the coder's fizzbuzz reaches for __import__", "budget",
-          "the oracle refuses code that imports, so the tests never pass",
+          "the code lands, but the oracle reads the source before it runs a case and refuses names "
+          "that start with _, so not one case runs",
           {"coder": coder_writing(EXEC_SOURCE, "import os")}, layer="oracle"),
     Fault("code loops forever", "the coder's fizzbuzz never returns", "budget",
-          "the oracle's step budget stops each case and counts it as failed",
+          "the oracle counts the steps a case takes: the first case spends its budget and is stopped, "
+          "the cases after it are not run, and all four count as failed",
           {"coder": coder_writing(LOOP_SOURCE, "loop forever")}, layer="oracle"),
     Fault("result lies about equality", "fizzbuzz returns an object that claims to equal anything",
-          "budget", "the oracle compares exact str values (and refuses classes), so the lie fails",
+          "budget", "the oracle refuses `class` in the source, so the lying object is never even made; "
+          "and a result must be exactly a str before it is compared",
           {"coder": coder_writing(LIAR_SOURCE, "liar object")}, layer="oracle"),
     Fault("coder crashes", "the coder raises an exception on every turn", "budget",
-          "a crash skips the turn and lands in the trace; the supervisor carries on",
-          {"coder": crashing_coder}),
+          "the supervisor catches the exception, skips the turn and still runs the tests on the repo "
+          "as it is: a crash is a fact in the trace, not the end of the run", {"coder": crashing_coder}),
     Fault("reviewer returns garbage", "the reviewer returns a bare string, not an output", "pass",
-          "its output is refused and traced; reviews do not decide success, tests do",
-          {"reviewer": garbage_reviewer}),
+          "the supervisor refuses what is not an output, records why and goes on; reviews do not "
+          "decide success, tests do", {"reviewer": garbage_reviewer}),
     Fault("coder ignores the plan", "the coder never reads PLAN.md and checks 3 and 5 before 15", "budget",
-          "a plan is advice, not a rule the engine enforces; the oracle catches what it would have "
-          "prevented (fizzbuzz(15) comes back 'Fizz')", {"coder": plan_ignoring_coder}, layer="oracle"),
+          "a plan is advice, not a rule any layer enforces: the turn is legal and the code runs, wrong "
+          "on the one case the plan was about (fizzbuzz(15) comes back 'Fizz'), so only the budget "
+          "ends the run", {"coder": plan_ignoring_coder}, layer="budget"),
     Fault("tests run against stale files", "the coder fixes a private copy and says so, but src/fizzbuzz.py "
           "in the repo stays stale", "budget",
-          "the oracle tests the one shared repo right after each coder turn, never a role's copy or "
-          "its word, so the stale file fails every round", {"coder": stale_claim_coder}, layer="oracle"),
-    Fault("coder runs the tests itself", "the coder runs the oracle on its own copy and offers that "
-          "green result as evidence, but ships the Fizz-only cut", "budget",
-          "only the supervisor runs the tests: a role's own run is just words in its message, "
-          "and the supervisor's run of the shipped file is red", {"coder": self_testing_coder},
-          layer="oracle"),
+          "a claim is only words: with no patch there is nothing to refuse, the oracle tests the one "
+          "shared repo (still the stub) after every coder turn, and only the budget ends the run",
+          {"coder": stale_claim_coder}, layer="budget"),
+    Fault("coder runs the tests itself", "the coder runs the oracle on its own copy and hands that "
+          "green report back as a `tests` field of its output, but ships the Fizz-only cut", "budget",
+          "an output is a thought, patches and a message: the supervisor ignores the report the coder "
+          "attached (the turn lists it as ignored), runs the oracle on the shipped file itself, and "
+          "that run is red", {"coder": self_testing_coder}),
     # a new fault: one more row here (see CONTRIBUTING.md)
 )}
-
-
-def layers_seen(run):
-    """The layers whose work shows in a run's trace: a subset of :data:`LAYERS`.
-
-    ``allowlist``: a turn refused by the allowlist. ``supervisor``: one of its
-    rules acted (an override, a skipped turn, a re-plan, an escalation).
-    ``oracle``: a test run failed. ``budget``: the run ended on its budget.
-    """
-    planners = roles_at("plan")
-    seen = set()
-    for e in turns(run.trace):
-        if e.get("refused_by") == "allowlist":
-            seen.add("allowlist")
-        if (e.get("override") or e.get("escalated") or e.get("failure") in ("timeout", "error", "bad output")
-                or (e.get("role") in planners and e.get("round", 0) > 0)):
-            seen.add("supervisor")
-    if not all(report.get("ok") for report in oracle_reports(run.trace)):
-        seen.add("oracle")
-    if run.status == "budget":
-        seen.add("budget")
-    return seen
 
 
 def fault(name):

@@ -45,6 +45,11 @@ FULL_SOURCE = (
 )
 
 
+# What an output is made of; "attempts" is the model slot's record of its calls. The supervisor
+# reads nothing else a policy returns (a turn's ``ignored`` lists what it left out).
+OUTPUT_KEYS = ("role", "thought", "patches", "message", "attempts")
+
+
 def output(role, thought, patches=(), message=""):
     """Build one policy output in the common schema."""
     return {"role": role, "thought": thought, "patches": list(patches), "message": message}

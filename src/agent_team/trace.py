@@ -30,6 +30,8 @@ FIELDS = {
     "changes": "every path whose text changed: [{path, before, after}]",
     "seconds": "the time limit the role ran out of (failure 'timeout')",
     "attempts": "the model slot's record of each model call",
+    "ignored": "keys of the role's output that are not part of an output (a test report of its own, say): "
+               "the supervisor read none of them",
     "refused_by": "what refused the patches (failure 'refused'): one of repo.PATCH_CHECKS, or 'hardening'",
     "rule": "the name of the hardening rule that refused them (refused_by 'hardening')",
     "verdict": "the reviewer's {verdict, notes} left this turn, or None",
@@ -47,7 +49,7 @@ KINDS = {
     "start": (("round", "state", "goal", "max_rounds", "decision"), ()),
     "turn": (("round", "state", "role", "view", "thought", "message", "patches", "applied", "error", "failure",
               "changes", "decision"),
-             ("seconds", "attempts", "refused_by", "rule", "verdict", "override", "escalated")),
+             ("seconds", "attempts", "ignored", "refused_by", "rule", "verdict", "override", "escalated")),
     "tests": (("round", "state", "tests", "decision"), ()),
     "tamper": (("round", "state", "error", "changes"), ("failure", "decision")),
     "stop": (("round", "state", "status", "stop_reason", "decision"), ()),

@@ -11,8 +11,9 @@ decision to those fields and only then logs the event, whole.
 
 import copy
 
+from .clip import clip
 from .limits import call_limited, describe_error
-from .policies import BadOutput, check_output, for_trace, read_verdict
+from .policies import OUTPUT_KEYS, BadOutput, check_output, for_trace, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH, PatchRejected, check_turn
 from .roles import role
 from .trace import event as trace_event
@@ -86,6 +87,11 @@ class RunState:
                       patches=[for_trace(p) for p in out["patches"][:MAX_PATCHES + 1]])
         if isinstance(call.value.get("attempts"), list):  # the LLM slot's record of each model call
             fields["attempts"] = copy.deepcopy(call.value["attempts"])
+        # Exact types first: a hostile key's own __eq__ or __str__ is never called.
+        ignored = sorted(clip(key, 40) if type(key) is str else f"<a {type(key).__name__} key>"
+                         for key in call.value if type(key) is not str or key not in OUTPUT_KEYS)
+        if ignored:  # only thought, patches and message count: anything else is said so, then dropped
+            fields["ignored"] = ignored[:8]
         before = self.repo
         try:
             writes = check_turn(name, out["patches"])

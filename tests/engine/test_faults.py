@@ -5,7 +5,7 @@ The test is parametrised over FAULTS, so a fault added to the table is tested wi
 
 import pytest
 
-from agent_team.faults import FAULTS, LAYERS, Fault, layers_seen, run_fault
+from agent_team.faults import FAULTS, LAYERS, Fault, layers_seen, run_fault, stopped_by
 from agent_team.oracle import run_tests
 from agent_team.repo import initial_repo
 
@@ -25,8 +25,22 @@ def test_every_fault_reaches_its_expected_status(name):
 
 
 @pytest.mark.parametrize("name", list(FAULTS))
-def test_the_trace_shows_the_layer_that_stops_each_fault(name):
-    assert FAULTS[name].layer in layers_seen(run_of(name))
+def test_the_table_names_the_layer_the_trace_shows_by_the_layers_definitions(name):
+    # The "stopped by" column is not a label typed beside the fault: it is what layers.stopped_by
+    # reads from the run's trace, by the definitions part 4 prints (layers.DEFINITIONS).
+    layer, evidence = stopped_by(run_of(name))
+    assert layer == FAULTS[name].layer, f"{name}: the table says {FAULTS[name].layer}, the trace {layer}: {evidence}"
+    assert evidence and layer in layers_seen(run_of(name))
+
+
+def test_no_two_faults_are_the_same_fault_under_two_names():
+    # Two rows that ship the same code and leave the same first evidence would teach one fault twice.
+    seen = {}
+    for name in FAULTS:
+        run = run_of(name)
+        key = (stopped_by(run), tuple(run.repo.items()))
+        assert key not in seen, f"{name} and {seen.get(key)} are the same fault"
+        seen[key] = name
 
 
 @pytest.mark.parametrize("name", list(FAULTS))
@@ -57,6 +71,7 @@ def test_a_role_running_the_tests_itself_changes_nothing():
     coder_turns = [e for e in run.trace if e["type"] == "turn" and e["role"] == "coder"]
     assert coder_turns and all("tests pass: I ran them, 4 of 4" in e["message"] for e in coder_turns)
     assert all("tests" not in e for e in coder_turns)  # its own report never enters the trace
+    assert all(e["ignored"] == ["tests"] for e in coder_turns)  # and the trace says it was ignored
     supervisor_runs = [e["tests"] for e in run.trace if e["type"] == "tests"]
     assert len(supervisor_runs) == run.rounds and not any(t["ok"] for t in supervisor_runs)
 
