@@ -8,7 +8,9 @@ States::
                       |        v
                       +---- REVIEW      (out of rounds: REVIEW -> STOP_FAIL)
 
-* After PLAN always CODE, even when the planner did nothing.
+* After PLAN, CODE, even when the planner did nothing; unless there are no
+  rounds at all (STOP_FAIL), or PLAN.md is still empty (the planner goes
+  again first, once per round).
 * After CODE always TEST, even when the coder's patch was refused: the old
   repo is tested, so a refused turn can never look like progress.
 * Green tests stop the run. The reviewer still gets a turn to leave its
@@ -123,10 +125,27 @@ class _SupervisedRun(RunState):
             following = role(names[i + 1]).state if i + 1 < len(names) else then
             self.log("turn", **self.turn(name, rnd), decision=f"after {role(name).state} always {following}")
 
+    def plan(self, max_rounds, require_plan):
+        """The planners' turns before round 1, each decision saying truly what comes next: no round
+        at all (the run stops), the plan still empty (the planner goes again), or the coder."""
+        for name in self.playing(PLANNERS):
+            fields = self.turn(name, 0)
+            if not max_rounds:
+                decision = "0 rounds: no coder turn, so the run stops without success"
+            elif require_plan and self.empty(name):
+                decision = f"{self.empty(name)[0]} is still empty, so the {name} goes again before round 1"
+            else:
+                decision = f"the plan is written: the {CODERS[0]} goes next"
+            self.log("turn", **fields, decision=decision)
+
+    def empty(self, name):
+        """The files of ``name``'s allowlist that are empty (or missing) in the repo now."""
+        return [p for p in sorted(ALLOWLIST[name]) if not str(self.repo.get(p, "")).strip()]
+
     def replan(self, rnd):
         """A planner whose file is empty (a fault wiped it, or its turn was refused) goes again."""
         for name in self.playing(PLANNERS):
-            empty = [p for p in sorted(ALLOWLIST[name]) if not str(self.repo.get(p, "")).strip()]
+            empty = self.empty(name)
             if empty:
                 self.log("turn", **self.turn(name, rnd), decision=f"{empty[0]} was empty, so the {name} went again")
 
@@ -154,7 +173,7 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
     run = _SupervisedRun(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
     run.log("start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
-    run.turns(PLANNERS, 0, then=role(CODERS[0]).state)
+    run.plan(max_rounds, require_plan)
     reviewers = run.playing(REVIEWERS)  # an optional reviewer plays only when given a policy
     for rnd in range(1, max_rounds + 1):
         if tamper is not None:
@@ -192,6 +211,7 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
 
 
 def _tamper(run, tamper, rnd):
+    """Part 4's injected fault outside the roles: ``tamper`` changes the repo, and the trace says how."""
     out = call_limited(tamper, copy.deepcopy(run.repo), rnd, seconds=run.seconds)
     if not out.ok or repo_problem(out.value):
         run.log("tamper", round=rnd, state="FAULT", failure=out.kind if not out.ok else "bad output",
@@ -204,6 +224,7 @@ def _tamper(run, tamper, rnd):
 
 
 def _stop(run, status, rounds, reason):
+    """Log the stop event (STOP_OK on a pass, STOP_FAIL on the budget) and return the run's result."""
     state = "STOP_OK" if status == "pass" else "STOP_FAIL"
     run.log("stop", round=rounds, state=state, status=status, stop_reason=reason, decision=f"stop: {reason}")
     return RunResult(status=status, rounds=rounds, repo=run.repo, trace=run.trace, stop_reason=reason)

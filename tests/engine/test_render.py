@@ -186,7 +186,7 @@ def test_the_diagram_highlights_the_current_state_and_the_transition():
     svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
     assert 'class="at-node at-current" data-state="CODE"' in svg
     assert svg.count('class="at-edge at-hot"') == 1
-    assert "red: next round" in svg
+    assert "red, rounds left" in svg
     assert "now CODE, came from REVIEW" in svg
     assert "state: REVIEW -> CODE" in step_text(trace, 5)
 

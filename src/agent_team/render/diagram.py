@@ -13,7 +13,7 @@ from ..roles import TABLE
 from .html import Safe, esc, tag, wrap
 
 __all__ = ["SUPERVISOR", "PROTOCOL", "Machine", "state_svg", "diagram_block", "machine_html", "diagram_text",
-           "machine_text"]
+           "machine_text", "after_text"]
 
 NODE_W, NODE_H = 92, 32
 
@@ -48,8 +48,8 @@ SUPERVISOR = Machine(
     nodes=sorted(_NODES.items(), key=lambda item: item[1]),
     edges=[
         ("START", "PLAN", 0, ""),
-        ("PLAN", "CODE", 0, "always"),
-        ("PLAN", "PLAN", 0, "no plan yet"),
+        ("PLAN", "CODE", 0, "rounds left"),
+        ("PLAN", "PLAN", 0, "no plan"),
         ("PLAN", "FAULT", 6, ""),
         ("FAULT", "PLAN", 6, ""),
         ("FAULT", "CODE", 0, ""),
@@ -57,7 +57,7 @@ SUPERVISOR = Machine(
         ("TEST", "REVIEW", 0, "always"),
         ("REVIEW", "STOP_OK", 0, "green"),
         ("REVIEW", "STOP_FAIL", 0, "out of rounds"),
-        ("REVIEW", "CODE", 26, "red: next round"),
+        ("REVIEW", "CODE", 26, "red, rounds left"),
         ("REVIEW", "PLAN", 36, "red, no plan"),
         ("REVIEW", "FAULT", -22, "next round"),
         ("PLAN", "STOP_FAIL", -48, "0 rounds"),
@@ -229,6 +229,20 @@ def machine_text(machine=SUPERVISOR):
         moves = "; ".join(f"{label} -> {b}" if label else f"-> {b}" for b, label in out)
         lines.append(f"  {state}: {moves}")
     return "\n".join(lines)
+
+
+def after_text(state, machine=SUPERVISOR):
+    """Where the machine may go after ``state``, in words for the prose, from the same edges:
+    ``"`TEST`, always"`` or ``"`CODE` if rounds left, `PLAN` if no plan, `STOP_FAIL` if 0 rounds"``."""
+    if state not in machine.nodes:
+        raise KeyError(f"{state!r} is not a state of the {machine.name} machine; its states are "
+                       f"{', '.join(machine.nodes)}")
+    out = [(b, label) for a, b, _bend, label in machine.edges if a == state]
+    if not out:
+        return "the run ends here"
+    if len(out) == 1:
+        return f"`{out[0][0]}`, always"
+    return ", ".join(f"`{b}` if {label}" if label else f"`{b}`" for b, label in out)
 
 
 def diagram_text(current, previous=None):
