@@ -6,6 +6,11 @@ A source says what a table knows without copying it, so adding a row changes no 
   ("thirteen"). Prose that counts them stays true when a fault is added.
 * ``{{faults stopped by LAYER}}``: the numbers of the faults (their places in the table, from 1)
   whose ``layer`` is LAYER: "2 and 5", "6, 7, 8, 11".
+* ``{{after STATE}}``: where the supervisor's machine goes after STATE, in words, from its edge
+  table (``agent_team.render.diagram.after_text``, the machine part 3 draws, without FAULT):
+  part 3's rules say what the drawing draws.
+* a line ``# {{layer definitions}}``: one bullet per layer of ``agent_team.layers.DEFINITIONS``,
+  its words and what the trace must show: the definitions part 4's answers are read by.
 * cells tagged ``each-new-fault``: a template, written out once for every fault of the table
   that the source does not narrate itself (no ``Predict.fault("its name")`` in the source), in
   table order, with ``{name}``, ``{what}``, ``{expect}``, ``{why}`` and ``{number}`` (its place
@@ -20,6 +25,8 @@ import re
 
 TEMPLATE_TAG = "each-new-fault"
 STOPPED_BY = re.compile(r"\{\{faults stopped by (?P<layer>[a-z]+)\}\}")
+AFTER = re.compile(r"\{\{after (?P<state>[A-Z_]+)\}\}")
+LAYER_DEFINITIONS = re.compile(r"^# \{\{layer definitions\}\}$", re.M)
 CELL = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$", re.M)
 WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
          "fifteen sixteen seventeen eighteen nineteen twenty").split()
@@ -50,7 +57,21 @@ def fill(text):
         out += [_one(template, number, fault) for number, fault in new]
         i = j
     text = "".join(out).replace("{{faults}}", number_word(len(FAULTS)))
-    return STOPPED_BY.sub(lambda m: _numbers(FAULTS, m["layer"]), text)
+    text = STOPPED_BY.sub(lambda m: _numbers(FAULTS, m["layer"]), text)
+    text = AFTER.sub(lambda m: _after(m["state"]), text)
+    return LAYER_DEFINITIONS.sub(lambda m: _definitions(), text)
+
+
+def _after(state):
+    from agent_team.render.diagram import SUPERVISOR, after_text
+
+    return after_text(state, SUPERVISOR.without("FAULT"))
+
+
+def _definitions():
+    from agent_team.layers import DEFINITIONS
+
+    return "\n".join(f"# - **{words}**: {definition}." for words, definition in DEFINITIONS.values())
 
 
 def _numbers(faults, layer):

@@ -10,6 +10,10 @@
 # 3. **an oracle**: a test runner that decides success by *running* the code, so success is
 #    measured, never claimed.
 #
+# If you came expecting a team of planner, coder, reviewer and *tester*: the tester is this
+# oracle. It is code, not an agent: no model is ever asked whether the tests pass, and the team
+# has three roles, because the fourth seat is taken by a function that runs the tests.
+#
 # By the end you will be able to read the team's allowlist table, predict which patches the
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).

@@ -63,23 +63,29 @@ display(Rich(machine_html(MACHINE), machine_text(MACHINE)))
 print(machine_text(MACHINE))
 
 # %% [markdown]
-# The same machine in words. Each rule comes with the reason it is there, because each one closes
-# a way a team of agents can go wrong.
+# The same machine in words, state by state. The bold part of each rule is written from the
+# machine's list of edges when this notebook is built, so it says what the drawing draws; the rest
+# is the reason the rule is there, because each one closes a way a team of agents can go wrong.
 #
-# 1. **After `PLAN`, always `CODE`** — even when the planner did nothing (a plan already existed)
-#    or its patch was refused. The planner can neither stop a run nor stall it.
-# 2. **After `CODE`, always `TEST`** — even when the coder's patch was refused. The oracle then
+# 1. **After `PLAN`: {{after PLAN}}.** Whatever the planner did (wrote a plan, did nothing
+#    because one existed, had its patch refused), the coder is next: the planner can neither stop
+#    a run nor stall it. Two exceptions, both drawn: with `max_rounds=0` there is no round to play,
+#    so the run stops at once (section 3 runs it); and when `PLAN.md` is still empty before a coder
+#    turn, the planner goes once more first (a plan is required; part 4 wipes it on purpose and
+#    shows why).
+# 2. **After `CODE`: {{after CODE}}**, even when the coder's patch was refused. The oracle then
 #    tests the repo as it was. A refused turn can never pass for progress, and every round ends
 #    with a fresh, honest measurement.
-# 3. **Red tests: `TEST → REVIEW → CODE`.** The reviewer reads the failure and leaves a verdict;
-#    the coder sees it on its next turn. If that was the last round, the run goes to `STOP_FAIL`
-#    with status `budget`.
-# 4. **Green tests: `TEST → REVIEW → STOP_OK`.** The reviewer still writes its verdict, for the
-#    record, but it cannot keep the run going. A `request_changes` on green tests is *overridden*,
-#    and the override is written into the trace. Why: there is always one more change a reviewer
-#    could ask for, so a reviewer allowed to veto green tests could keep the team busy until the
-#    budget is gone, and an endless review drains the budget whether or not anyone meant harm. If
-#    style matters to you, put a style check in the oracle, where it is explicit.
+# 3. **After `TEST`: {{after TEST}}**, green or red. On red the reviewer reads the failure and
+#    leaves a verdict, which the coder sees on its next turn; on green it writes its verdict for the
+#    record.
+# 4. **After `REVIEW`: {{after REVIEW}}.** Green tests stop the run whatever the verdict: a
+#    `request_changes` on green tests is *overridden*, and the override is written into the trace.
+#    Why: there is always one more change a reviewer could ask for, so a reviewer allowed to veto
+#    green tests could keep the team busy until the budget is gone, and an endless review drains
+#    the budget whether or not anyone meant harm. If style matters to you, put a style check in the
+#    oracle, where it is explicit. Red tests start the next round, or end the run with status
+#    `budget` when no round is left.
 # 5. **`max_rounds` counts coder turns.** Coder turns are the costly ones and the only ones that
 #    change the code. Planner and reviewer turns come along with them for free.
 # 6. **One role at a time.** Each role's view is built from the repo the previous role left.
@@ -89,7 +95,7 @@ print(machine_text(MACHINE))
 # %% [markdown]
 # ### Predict, then run: one round only
 #
-# Rule 3 says what happens when the last round ends red. Check that you can read the machine: with
+# Rules 3 and 4 say what happens when the last round ends red. Check that you can read the machine: with
 # `max_rounds=1` the healthy team cannot pass (its first attempt handles Fizz only). Before the
 # next cells run it, predict how it ends, and the state it is in just before it stops.
 
@@ -117,41 +123,42 @@ one_round.reveal([short.status, short_states[-2]],
                  "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop.")
 
 # %% [markdown]
-# <details><summary><b>A choice we made: test first, then review, in every round</b> (a design
-# note: open it to see why)</summary>
-#
-# > The design notes order a round in three different ways. One runs the tests right after the
-# > coder and calls the reviewer only when they fail, stopping at once on green. Another also
-# > tests first but makes the review after green tests optional, and says the review after red
-# > tests could be dropped for a faster, test-only team. The protocol of this part's exercise
-# > (section 7) puts the reviewer *before* the tester, as a gate. Our supervisor runs
-# > **CODE → TEST → REVIEW in every round, green or red**:
-# >
-# > - **testing first** measures every attempt, whatever the reviewer would have said, so a round
-# >   can never end untested, and the reviewer quotes the real failure instead of guessing;
-# > - **reviewing on red** is how the coder gets advice, and it is the slot this course practises
-# >   (part 2's nits counter lives there);
-# > - **reviewing on green** costs one cheap turn and puts the reviewer's verdict on the final code
-# >   on record; rule 4's override makes sure that verdict can never hold the run hostage.
-# >
-# > The exercise keeps its reviewer-first order because it is graded against that exact protocol;
-# > section 7 says when that order is the better one.
-#
-# </details>
-
-# %% [markdown]
-# That is the whole machine. The loop at the heart of `supervise(...)` is short enough to read in
-# full, straight from the package (the helpers it calls log events and apply patches). Two of its
-# lines belong to part 4 and can be skipped for now: `if tamper is not None` runs an injected fault
-# (part 4 breaks the team on purpose), and `if require_plan and ...` sends the planner again when
-# `PLAN.md` is empty before a coder turn (part 4 shows why that matters). With the default
-# arguments neither does anything.
+# That is the whole machine. Here is the loop at the heart of `supervise(...)`, straight from the
+# package. It is not all there is to read: it calls helpers that this cell does not print, such as
+# `run.plan`, `run.turns` and `run.review` (each one role's turn, its view, its patches checked and
+# applied), `run.log` (one trace event) and `_stop` (the stop event and the result). The cell after
+# it lists every helper the loop calls, with the summary its own docstring gives, so you know what
+# each does without reading it; their code is in `src/agent_team/supervisor.py` and `turn.py`.
+# Read the loop for its shape: who speaks when, and where it stops. Two of its branches belong to
+# part 4: `if tamper is not None:` runs an injected fault (it is `None` unless part 4 passes one),
+# and `if require_plan:` calls `run.replan(rnd)`, which sends the planner again only when
+# `PLAN.md` is empty before a coder turn. `require_plan` is on by default, but in a healthy run
+# the plan is never empty, so the planner never goes again. `reviewers` is a list because a course
+# role may be added after the reviewer (CONTRIBUTING.md); here it holds the reviewer alone.
 
 # %%
 import inspect
+import re
+
+from agent_team import supervisor as supervisor_module
 
 source = inspect.getsource(supervise)
-print(source[source.index('    run.log("start"'):].rstrip())  # skip the signature and docstring
+loop = source[source.index('    run.log("start"'):].rstrip()  # skip the signature and docstring
+print(loop)
+
+# %%
+import builtins
+
+# Every helper the loop calls (but Python's built-ins), found in the printed source itself, with
+# the first paragraph of its docstring: a helper added to the loop shows up here by itself.
+HELPERS = {f"run.{name}": getattr(supervisor_module._SupervisedRun, name)
+           for name in sorted(set(re.findall(r"\brun\.(\w+)\(", loop)))}
+called = set(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\(", loop)) - set(dir(builtins))
+HELPERS.update({name: getattr(supervisor_module, name) for name in sorted(called)})
+for name, helper in HELPERS.items():
+    print(f"{name + '(...)':<18} {' '.join(inspect.getdoc(helper).split(chr(10) * 2)[0].split())}")
+healthy_planners = [e for e in supervise(max_rounds=4).trace if e.get("role") == "planner"]
+assert [e["round"] for e in healthy_planners] == [0]  # require_plan is on, and the planner went once
 
 # %% [markdown]
 # Let us watch the healthy team (the fakes from part 2) go through it.
@@ -173,16 +180,14 @@ def transitions(run):
 
 
 pairs = transitions(result)
-assert all(b in ("CODE", "PLAN") for a, b in pairs if a == "PLAN"), "after PLAN always CODE"
-assert all(b == "TEST" for a, b in pairs if a == "CODE"), "after CODE always TEST"
-assert all(b == "REVIEW" for a, b in pairs if a == "TEST"), "every test run is reviewed"
+# Every transition the run took is an edge of the machine drawn above, the one the rules come from:
+assert all(MACHINE.has(a, b) for a, b in pairs), [p for p in pairs if not MACHINE.has(*p)]
+assert all(b == "TEST" for a, b in pairs if a == "CODE"), "after CODE: TEST, always"
+assert all(b == "REVIEW" for a, b in pairs if a == "TEST"), "after TEST: REVIEW, always"
 assert pairs[-1] == ("REVIEW", "STOP_OK")
-print(f"{len(pairs)} transitions, every one allowed by the rules")
+print(f"{len(pairs)} transitions, every one an edge of the machine")
 
 # %% [markdown]
-# (`PLAN → PLAN` is allowed too: when `PLAN.md` is empty before a coder turn, the planner goes
-# again first. Part 4 breaks the plan on purpose and shows why.)
-#
 # ## 2. The trace: every decision, written down
 #
 # The supervisor appends one event per thing that happens. Every event has a `type`, the `round`
@@ -254,12 +259,14 @@ stepper = RoundStepper(result)
 stepper
 
 # %% [markdown]
-# The stepper can also be driven from code, exactly like its buttons: `stepper.go(i)` jumps to
-# step `i`, `stepper.next()` and `stepper.previous()` move by one.
+# The stepper can also be driven from code, exactly like its buttons: `stepper.go(n)` jumps to
+# step `n`, numbered from 1 as the header and the step list number them, and `stepper.next()` and
+# `stepper.previous()` move by one.
 
 # %%
 stepper.go(4)
 print(stepper.text)
+assert stepper.text.startswith("Step 4 of ")
 
 # %% [markdown]
 # ### The supervisor is not ReAct
@@ -510,12 +517,71 @@ for name, budget, expected in EVALS:
 # | supervisor | `supervise(...)` and its trace | `run_team(...)` and its log of `(role, output)` pairs |
 #
 # Two things carry over unchanged: only the tester (the oracle) can end a run with success, and
-# the budget counts coder calls. One thing differs on purpose, as the box in section 1 announced:
-# the order. In `run_team` the reviewer is a *gate*, and only approved code reaches the tester.
-# That order is the better one when tests are expensive (a CI run of an hour) and a review is
-# cheap. Its risk is a reviewer that never approves, and here only the budget bounds it: there is
-# no override, because the tester never runs on rejected code.
+# the budget counts coder calls. Two things need saying before you write it: the order of a round
+# is different, on purpose, and the tester must be something you can trust.
 #
+# ### Two orders for a round, and when each is the better one
+#
+# Our supervisor runs **`CODE → TEST → REVIEW`** in every round, green or red:
+#
+# - **testing first** measures every attempt, whatever a reviewer would have said, so no round ends
+#   untested, and the reviewer quotes the real failure instead of guessing;
+# - **reviewing on red** is how the coder gets advice (part 2's reviewer lives there);
+# - **reviewing on green** costs one cheap turn and puts a verdict on the final code on record,
+#   and rule 4's override makes sure that verdict never holds the run: a reviewer never blocks
+#   green tests (section 4 showed it with a reviewer that never approves).
+#
+# `run_team` runs **`CODE → REVIEW → TEST`**: the reviewer is a *gate*, and only approved code
+# reaches the tester. That is the protocol exercise 3.1 asks for, and the better order when tests
+# are expensive (a CI run of an hour) and a review is cheap: rejected code never costs a test run.
+# Its price is the very thing rule 4 closes in our supervisor. A reviewer that never approves
+# stalls the team, and only the budget bounds it: the tester never runs on rejected code, so there
+# are no green tests to override. The package's own `run_team` shows it (the same reference the
+# grader compares yours with):
+
+# %%
+from agent_team.protocol import run_team as reference
+
+stalled, stalled_log = reference(GOAL, lambda task: "check 15 first", lambda task, plan, feedback: "v1",
+                                 lambda code: "REJECT: one more nit", lambda code: "PASS", 3)
+print("run_team, a reviewer that never approves:", [role for role, _ in stalled_log], "->", stalled)
+print("supervise, the same kind of reviewer:    ", supervise(max_rounds=3, reviewer=picky_reviewer).status)
+assert stalled is None and "tester" not in [role for role, _ in stalled_log]
+
+# %% [markdown]
+# So neither order is wrong; they buy different things. Use the gate when a test run costs far
+# more than a review; otherwise test first, and never let a verdict outrank green tests.
+#
+# ### The tester must be code, like the oracle
+#
+# In `run_team` the tester is a function that answers with a string, and a reply starting with
+# `"PASS"` ends the run: the team trusts it completely. That is only safe when the tester is what
+# the oracle is, code that runs the tests and reports what happened (a test runner, a CI job). It
+# must never be a model asked whether the code works: its `"PASS"` would be exactly the self-report
+# parts 1 and 2 warned against, and the protocol is only as trustworthy as its tester. In the
+# exercise and its grader the tester is *scripted* (it answers from a list, so the grader can check
+# every call your team makes); that is a test double, not a design to copy. A tester for a real
+# team is the oracle behind a string:
+
+# %%
+from agent_team.policies import FIZZ_ONLY_SOURCE, FULL_SOURCE
+from agent_team.repo import SRC_PATH
+
+
+def oracle_tester(code):
+    """A tester a team can trust: it runs the tests on the code and says what happened."""
+    report = run_tests({**initial_repo(), SRC_PATH: code})
+    return "PASS" if report["ok"] else "FAIL: " + report["errors"][0]
+
+
+drafts = iter([FIZZ_ONLY_SOURCE, FULL_SOURCE])
+passed, tested_log = reference(GOAL, lambda task: "check 15 first", lambda task, plan, feedback: next(drafts),
+                               lambda code: "APPROVE", oracle_tester, 3)
+for role, said in tested_log:
+    print(f"{role:<8} {said.splitlines()[0][:90]}")
+assert passed == FULL_SOURCE and tested_log[3][1].startswith("FAIL: fizzbuzz(")
+
+# %% [markdown]
 # **The protocol.** Plan once. Then, for at most `max_rounds` rounds, starting with
 # `feedback = ""`: the coder writes code from the task, the plan and the feedback; the reviewer
 # reads it. A review that does not start with `"APPROVE"` becomes the feedback (`"review: "` +
@@ -542,9 +608,6 @@ print("max_rounds:       ", SEED_EXAMPLE.max_rounds)
 # will not see its code) and print every call the agents received, round by round:
 
 # %%
-from agent_team.protocol import run_team as reference
-
-
 def show_calls(script):
     """Print the calls scripted agents received, one round per coder call."""
     rnd = 0
@@ -700,7 +763,9 @@ Hints("3.1")
 # - `max_rounds` counts coder turns; green tests stop the run, and a `request_changes` on green is
 #   overridden and recorded, so no reviewer can stall the team.
 # - Roles take turns; evals pin the outcomes (one round: `budget`, four rounds: `pass`).
-# - `run_team` is the same team as four functions, with the reviewer as a gate before the tester.
+# - `run_team` is the same team as four functions, with the reviewer as a gate before the tester
+#   (the better order when tests are expensive; its price, a reviewer that can stall the team), and
+#   a tester that must be code like the oracle, never a model's word.
 #
 # **Next: part 4, failure injection.** You will break the team on purpose, {{faults}} different
 # ways, and check that the state machine holds every time.

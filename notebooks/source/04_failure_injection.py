@@ -94,12 +94,20 @@ def claim_and_oracle(run):
 #
 # Reading about a fault after it ran teaches less than guessing first and being wrong. Before
 # each fault below, a small form asks two things: how the run will end (`pass` or `budget`),
-# and which layer of the team stops the fault: **the allowlist** (a patch to a path the role may
-# not write), **the supervisor's rules** (a refused output, a skipped turn, a re-plan, an override),
-# **the oracle** (code it refuses to run or has to stop) or **only the budget** (nothing is
-# refused; the tests just stay red). Answer it *before* reading the fault's description, which
-# gives the answer away. After the run, the cell below it reads the answer from the run's own
-# trace and says why. Your predictions are kept with your progress. (In code:
+# and which layer of the team stops the fault. A layer stops a fault when the run's trace shows
+# what its definition says:
+#
+# {{layer definitions}}
+#
+# When a trace shows more than one (a coder refused by the allowlist still ends on its budget),
+# the layer that stopped the fault is the first of the list, in this order: the answer is the
+# *earliest* line of defence that acted, and "only the budget" means that none did. These are the
+# package's definitions (`agent_team.layers`), and the answer after each run is read from its trace
+# by them, never typed in.
+#
+# Answer *before* reading the fault's description, which gives the answer away. After the run,
+# the cell below it shows the event of the trace that decides the answer, and why this fault ends
+# that way. Your predictions are kept with your progress. (In code:
 # `guess.choose("budget", "the oracle")`.)
 
 # %%
@@ -112,8 +120,8 @@ guess
 # ## Fault 1 — a coder that never gets past its first cut
 #
 # The coder writes the Fizz-only version every time, whatever the tests say. Nothing is refused —
-# the patches are legal — but the code is wrong. Only the oracle notices, so only the budget can
-# end the run. Expected: `budget`, every coder turn applied, and the oracle still failing on the
+# the patches are legal — and the code runs, but it is wrong. The oracle reports it, round after
+# round, yet reporting is not stopping: only the budget can end the run. Expected: `budget`, every coder turn applied, and the oracle still failing on the
 # final repo.
 
 # %%
@@ -306,23 +314,25 @@ assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
 # %%
 guess.reveal(run)
 
-# %%
-guess = Predict.fault("coder uses __import__")
-guess
-
 # %% [markdown]
 # Notice that the coder's source was correct, and the run still failed. That is the outcome we
 # want: a turn that also tries to move the goalposts is refused whole (part 1's all-or-nothing
 # rule), and a coder that keeps trying it should end in a budget stop that a person will look at,
 # not in a pass that hides what it attempted.
 #
-# ## Faults 6–8 — code the oracle must not believe
+# ## Faults 6–8 — code that must not be believed
 #
 # The next three coders write legal patches (only `src/fizzbuzz.py`), so nothing is refused at the
-# allowlist. What saves the team is the oracle: it runs the code in a small sandbox and compares
-# results strictly. Each must end in `budget`, and the oracle's errors say what it caught.
-#
-# **Fault 6: `__import__`.** The code reaches for the `os` module.
+# allowlist, and their code lands in the repo. Each one is wrong in a way a careless test runner
+# would miss. Which layer, if any, still stops it?
+
+# %%
+guess = Predict.fault("coder uses __import__")
+guess
+
+# %% [markdown]
+# **Fault 6: `__import__`.** The code reaches for the `os` module. The oracle runs the code in a
+# small sandbox and compares results strictly; watch what it says.
 
 # %%
 run = RUNS["coder uses __import__"] = run_fault("coder uses __import__")
@@ -352,26 +362,29 @@ guess = Predict.fault("code loops forever")
 guess
 
 # %% [markdown]
-# **Fault 7: a loop that never ends.** Each test case runs under a step budget; a case that spends
-# it counts as failed, and the tests go on.
+# **Fault 7: a loop that never ends.** Each test case runs under a step budget. The first case
+# that spends it is stopped, and the cases after it are not run at all (code that looped once
+# would loop again); all of them count as failed.
 
 # %%
 run = RUNS["code loops forever"] = run_fault("code loops forever")
 print(run.tests["errors"][0])
 assert run.status == "budget"
 assert run.tests["failed"] == 4 and "fizzbuzz(1) was stopped" in run.tests["errors"][0]
+assert [case["error"].startswith("not run") for case in run.tests["cases"]] == [False, True, True, True]
 
 # %%
 guess.reveal(run)
+
+# %% [markdown]
+# Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
+# browser tab. (A wall clock is only a backstop.)
 
 # %%
 guess = Predict.fault("result lies about equality")
 guess
 
 # %% [markdown]
-# Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
-# browser tab. (A wall clock is only a backstop.)
-#
 # **Fault 8: a result that lies.** `fizzbuzz` returns an object whose `__eq__` says `True` to
 # anything. A test runner that checks `got == want` is fooled by it, in plain Python:
 
@@ -468,7 +481,8 @@ guess.reveal(run)
 # %% [markdown]
 # ## Faults 11–13 — the plan ignored, a stale file, a role that runs the tests itself
 #
-# Three faults where a role's *word* and the repo part ways. Before each one runs, predict again.
+# Three faults where a role's *word* and the repo part ways. Before each one runs, predict again,
+# with the definitions above in mind: what, if anything, is refused, skipped or stopped?
 
 # %%
 guess = Predict.fault("coder ignores the plan")
@@ -476,13 +490,14 @@ guess
 
 # %% [markdown]
 # **Fault 11: the coder ignores the plan.** The plan says "check 15 first"; this coder never reads
-# it and checks 3 first. No engine rule enforces a plan, so the turn lands; the oracle catches the
-# one case the plan was about. Expected: `budget`.
+# it and checks 3 first. No engine rule enforces a plan, so the turn lands and the code runs; the
+# oracle reports the one case the plan was about, every round. Expected: `budget`.
 
 # %%
 run = RUNS["coder ignores the plan"] = run_fault("coder ignores the plan")
 claim_and_oracle(run)
 assert run.status == "budget" and "fizzbuzz(15)" in oracle_errors(run)[0]
+assert all(e["applied"] for e in turns(run.trace, "coder"))  # nothing refused it
 
 # %%
 guess.reveal(run)
@@ -493,13 +508,15 @@ guess
 
 # %% [markdown]
 # **Fault 12: the tests would run against a stale file.** The coder fixes a private copy and *says*
-# the fix is in, but sends no patch: the file in the repo is still the stub. The oracle tests the
-# one shared repo right after the coder's turn, never a role's copy or its word. Expected: `budget`.
+# the fix is in, but sends no patch: the file in the repo is still the stub. A turn with no patch
+# is legal, so there is nothing to refuse; the oracle tests the one shared repo right after the
+# coder's turn, never a role's copy or its word. Expected: `budget`.
 
 # %%
 run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
 claim_and_oracle(run)
 assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
+assert all(e["patches"] == [] and e["failure"] is None for e in turns(run.trace, "coder"))
 
 # %%
 guess.reveal(run)
@@ -509,15 +526,20 @@ guess = Predict.fault("coder runs the tests itself")
 guess
 
 # %% [markdown]
-# **Fault 13: a role runs the tests itself.** The coder calls the oracle on a copy holding the full
-# solution, offers that green result as evidence, and ships the Fizz-only cut. Only the
-# supervisor's own test run counts. Expected: `budget`.
+# **Fault 13: a role runs the tests itself.** Fault 12's coder only *said* the fix was in. This one
+# brings evidence: it calls the real oracle on a copy holding the full solution and hands back
+# that report, green, 4 of 4, as a `tests` field of its output, the very shape of the supervisor's
+# own test report. Then it ships the Fizz-only cut. An output is a thought, patches and a message,
+# and the supervisor reads nothing else; the turn in the trace lists what it left out under
+# `ignored`. Only the supervisor's own test run counts. Expected: `budget`.
 
 # %%
 run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
 claim_and_oracle(run)
+first_turn = turns(run.trace, "coder")[0]
+print("what the supervisor ignored of the coder's output:", first_turn["ignored"])
 assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
-assert "tests" not in turns(run.trace, "coder")[0]  # its own test report never reaches the trace
+assert "tests" not in first_turn and first_turn["ignored"] == ["tests"]  # dropped, and said so
 
 # %%
 guess.reveal(run)
@@ -543,23 +565,15 @@ guess.reveal(run)
 # ## All the faults in one table
 #
 # The table below is built from the runs above, not typed by hand: the status each fault was
-# expected to reach, the status it reached, the rounds it took, and the first piece of evidence in
-# its trace (a refusal, a skipped turn, an override, a re-plan or the oracle's first error).
+# expected to reach, the status it reached, the rounds it took, the layer that stopped it as its
+# trace shows it by the definitions at the top of this part (`stopped_by(run)`), and the event of
+# the trace that decides it. The cell checks that every layer read from a trace is the one the
+# faults table names.
 
 # %%
-def evidence(run):
-    """The first thing in the trace that shows the fault being caught."""
-    for e in run.trace:
-        if e["type"] == "turn" and not e["applied"] and e["error"]:
-            return f"{e['role']} turn {'refused' if e['patches'] else 'skipped'}: {e['error']}"
-        if e["type"] == "tamper" and e["changes"]:
-            return "fault emptied " + ", ".join(c["path"] for c in e["changes"]) + "; the planner went again"
-        if e["type"] == "turn" and e.get("override"):
-            return "request_changes overridden on green tests"
-    return f"oracle: {run.tests['errors'][0]}"
+from agent_team.faults import stopped_by
 
-
-print(evidence(RUNS["reviewer never approves"]))
+print(stopped_by(RUNS["reviewer never approves"]))
 
 # %%
 from agent_team.render.html import table, wrap
@@ -567,23 +581,25 @@ from agent_team.widgets import Rich
 
 import textwrap
 
-HEADERS = ["fault", "expected", "got", "rounds", "stopped by", "first evidence in the trace"]
+HEADERS = ["fault", "expected", "got", "rounds", "stopped by", "the event that shows it"]
 # Every fault of the package's table, with the run from above (a fault added to the table runs here).
 runs = {name: RUNS.get(name) or run_fault(name) for name in FAULTS}
 # Long evidence is cut at a word, and the cut is marked with an ellipsis.
-rows = [[name, FAULTS[name].expect, run.status, run.rounds, FAULTS[name].layer,
-         textwrap.shorten(evidence(run), 110, placeholder=" …")]
-        for name, run in runs.items()]
+rows = [[name, FAULTS[name].expect, run.status, run.rounds, *stopped_by(run)] for name, run in runs.items()]
 assert set(RUNS) <= set(FAULTS) and all(row[1] == row[2] for row in rows)
+assert all(row[4] == FAULTS[row[0]].layer for row in rows)  # the trace's layer is the table's
+for row in rows:
+    row[5] = textwrap.shorten(row[5], 110, placeholder=" …")
 
 as_text = "\n".join(f"{r[0]:<29} {r[1]:<7} {r[2]:<7} {r[3]:<3} {r[4]:<10} {r[5]}" for r in [HEADERS] + rows)
 display(Rich(wrap(table(HEADERS, rows)), as_text))
 
 # %% [markdown]
 # Every fault met its expected outcome, and the state machine held every time. The "stopped by"
-# column is each fault's `layer` in the package's table: the **allowlist** (faults {{faults stopped by allowlist}}), the
-# **supervisor's rules** ({{faults stopped by supervisor}}), the **oracle** ({{faults stopped by oracle}}) and the **budget** ({{faults stopped by budget}},
-# and every run that could not pass).
+# column is read from each run's trace, and it equals each fault's `layer` in the package's table:
+# the **allowlist** (faults {{faults stopped by allowlist}}), the **supervisor's rules** ({{faults stopped by supervisor}}), the
+# **oracle** ({{faults stopped by oracle}}) and **only the budget** ({{faults stopped by budget}}: legal code that runs and is
+# wrong, whatever anyone said about it). The budget also ends every other run that could not pass.
 #
 # ## A healthy run and a faulty run, side by side
 #
@@ -739,9 +755,10 @@ Quiz(
 # ## Recap
 #
 # - A fault is data: a replaced policy or a tamper hook, plus the status the team must still reach.
-# - Each layer catches its own kind of failure: the allowlist (forbidden paths, all or nothing),
-#   the supervisor's rules (skipped turns, overrides, re-planning), the oracle (imports, endless
-#   loops, lying results) and the budget (everything that cannot get green).
+# - Each layer stops its own kind of failure, and the trace shows which: the allowlist (forbidden
+#   paths, all or nothing), the supervisor's rules (skipped or refused turns, ignored extras,
+#   overrides, re-planning), the oracle (code it will not run or must stop: imports, endless
+#   loops, classes) and only the budget (legal code that is simply wrong, whatever a role claims).
 # - Assert the trace evidence, not only the status: a `pass` for the wrong reason is still a bug.
 # - An eval keeps these outcomes pinned; a hardening rule stops a bad patch before it lands, and
 #   fails closed when it breaks.

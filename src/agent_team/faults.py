@@ -154,8 +154,9 @@ FAULTS = {f.name: f for f in (
           "with it; nothing of the coder's lands, and the budget ends the run",
           {"coder": test_editing_coder}, layer="allowlist"),
     Fault("coder uses __import__", "the coder's fizzbuzz reaches for __import__", "budget",
-          "the code lands, but the oracle reads the source before it runs a case and refuses names "
-          "that start with _, so not one case runs",
+          "the code lands, but the oracle checks the source before it runs a case and refuses it: "
+          "names that start with _ (here __import__) and methods beyond the ordinary ones (here "
+          ".getcwd) are not allowed in its sandbox, so not one case runs",
           {"coder": coder_writing(EXEC_SOURCE, "import os")}, layer="oracle"),
     Fault("code loops forever", "the coder's fizzbuzz never returns", "budget",
           "the oracle counts the steps a case takes: the first case spends its budget and is stopped, "

@@ -22,8 +22,8 @@ DEFINITIONS = {
                   "a turn was refused because one of its patches wrote a path outside the role's allowlist "
                   "(all or nothing: the whole turn is refused)"),
     "supervisor": ("the supervisor's rules",
-                   "the supervisor's own rules acted on a turn: it skipped a turn that timed out, raised or "
-                   "returned no output, refused one that a patch check or a hardening rule refused, ignored "
+                   "the supervisor's own rules acted on a turn: it skipped a turn that timed out or raised, "
+                   "refused an output that is not one, or a turn a patch check or a hardening rule refused, ignored "
                    "what a role returned beyond its thought, patches and message, sent the planner again "
                    "because the plan was empty, overrode a review on green tests, or escalated"),
     "oracle": ("the oracle",
@@ -68,11 +68,13 @@ def _supervisor(run):
 
 def _oracle(run):
     for e in of_kind(run.trace, "tests"):
-        for case in e["tests"].get("cases", ()):
-            error = case.get("error") or ""
-            if error.startswith(_NOT_JUDGED) or _STOPPED in error:
-                first = e["tests"]["errors"][0] if e["tests"].get("errors") else error
-                return f"round {e['round']}: the oracle did not run the code as written: {first}"
+        errors = [case.get("error") or "" for case in e["tests"].get("cases", ())]
+        stopped = next((error for error in errors if _STOPPED in error), None)
+        if stopped:
+            return f"round {e['round']}: the oracle stopped the code: {stopped}"
+        if any(error.startswith(_NOT_JUDGED) for error in errors):
+            first = e["tests"]["errors"][0] if e["tests"].get("errors") else errors[0]
+            return f"round {e['round']}: the oracle refused to run the code: {first}"
     return None
 
 

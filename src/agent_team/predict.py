@@ -39,7 +39,7 @@ def fault_answers(run, name):
     if layer is None:  # a run no layer had to stop: say so rather than name one
         return (run.status, "none"), f"no layer had to stop anything in this run. {run.stop_reason}."
     words = DEFINITIONS[layer][0]
-    why = f"The trace shows {words} at work: {seen}. Why: {fault.why}."
+    why = f"the trace shows {words} at work ({seen}). The reason: {fault.why}."
     if run.stop_reason not in seen:
         why += f" The run's stop reason: {run.stop_reason}."
     return (run.status, words), why

@@ -126,8 +126,9 @@ class _SupervisedRun(RunState):
             self.log("turn", **self.turn(name, rnd), decision=f"after {role(name).state} always {following}")
 
     def plan(self, max_rounds, require_plan):
-        """The planners' turns before round 1, each decision saying truly what comes next: no round
-        at all (the run stops), the plan still empty (the planner goes again), or the coder."""
+        """The planners' turns before round 1; each decision says what truly comes next.
+
+        No round at all: the run stops. The plan still empty: the planner goes again. Else the coder."""
         for name in self.playing(PLANNERS):
             fields = self.turn(name, 0)
             if not max_rounds:

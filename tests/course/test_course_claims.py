@@ -119,3 +119,152 @@ def test_the_number_of_part_fours_faults_in_words_is_the_tables():
     assert [c for c in built if NUMBER_WORDS[c[1]] != len(FAULTS)] == []
     # the sources leave the number to the table ({{faults}}), so a new fault cannot make it stale
     assert claims(lambda path: path.read_text(encoding="utf-8")) == []
+
+
+# --- part 3: the rules are the machine's edges; the order and the tester are explained in the open -----
+
+CORE = SUPERVISOR.without("FAULT")  # the machine part 3 draws
+
+
+@needs_sources
+def test_part_threes_rules_are_written_from_the_machines_edges():
+    from agent_team.render.diagram import after_text
+    source = (SOURCES / "03_supervisor.py").read_text(encoding="utf-8")
+    text = filled(SOURCES / "03_supervisor.py")
+    for state in ("PLAN", "CODE", "TEST", "REVIEW"):
+        assert f"**After `{state}`: {{{{after {state}}}}}" in source, f"part 3's rule for {state} is typed, not made"
+        assert f"**After `{state}`: {after_text(state, CORE)}" in text
+    assert "`CODE` if rounds left" in after_text("PLAN", CORE) and "`STOP_FAIL` if 0 rounds" in after_text("PLAN", CORE)
+
+
+def _always_claims(text):
+    return re.findall(r"\bafter `?([A-Z_]+)`?,? always `?([A-Z_]+)`?", text, flags=re.I)
+
+
+@needs_sources
+def test_always_is_said_only_of_a_state_with_one_way_out():
+    # "after PLAN, always CODE" beside a drawing with PLAN -> PLAN and PLAN -> STOP_FAIL was the bug.
+    import agent_team.supervisor
+    from agent_team.faults import FAULTS, run_fault
+    said = [(path.name, a, b) for path in SOURCES.glob("*.py") for a, b in _always_claims(filled(path))]
+    said += [("supervisor.py", a, b) for a, b in _always_claims(agent_team.supervisor.__doc__)]
+    runs = [supervise(max_rounds=n) for n in (0, 1, 4)] + [run_fault(name) for name in FAULTS]
+    said += [("a trace", a, b) for run in runs for e in run.trace for a, b in _always_claims(e.get("decision") or "")]
+    for where, a, b in said:
+        a, b = a.upper(), b.upper()
+        ways_out = {e[1] for e in SUPERVISOR.edges if e[0] == a}
+        assert ways_out == {b}, f"{where} says after {a} always {b}, but the machine goes {a} -> {sorted(ways_out)}"
+    assert any(where == "a trace" for where, *_ in said)  # the check reads real decisions
+
+
+def test_the_planners_decision_says_what_really_comes_next():
+    from agent_team.faults import run_fault
+    from agent_team.trace import turns
+    for run in (supervise(max_rounds=0), supervise(max_rounds=4), run_fault("planner writes code")):
+        states = [e["state"] for e in run.trace]
+        first = turns(run.trace, "planner")[0]
+        following = states[run.trace.index(first) + 1]
+        assert SUPERVISOR.has("PLAN", following)
+        expected = {"STOP_FAIL": "the run stops", "PLAN": "goes again", "CODE": "the coder goes next"}[following]
+        assert expected in first["decision"], (following, first["decision"])
+
+
+@needs_sources
+def test_part_three_explains_the_order_and_the_tester_in_the_open_before_exercise_3_1():
+    from agent_team.faults import stubborn_reviewer
+    from agent_team.render.diagram import PROTOCOL
+    from agent_team.protocol import run_team
+    text = filled(SOURCES / "03_supervisor.py")
+    exercise = text.index("## Exercise 3.1")
+    for heading in ("### Two orders for a round", "### The tester must be code, like the oracle"):
+        at = text.index(heading)
+        assert at < exercise and text.rfind("<details>", 0, at) <= text.rfind("</details>", 0, at), heading
+    # what the paragraphs say about the two orders, held to the engine:
+    assert SUPERVISOR.has("CODE", "TEST") and SUPERVISOR.has("TEST", "REVIEW") and not SUPERVISOR.has("CODE", "REVIEW")
+    assert PROTOCOL.has("CODE", "REVIEW") and PROTOCOL.has("REVIEW", "TEST") and not PROTOCOL.has("CODE", "TEST")
+    assert supervise(max_rounds=3, reviewer=stubborn_reviewer).status == "pass"  # never blocks green tests
+    code, log = run_team("t", lambda t: "p", lambda t, p, f: "v", lambda c: "REJECT", lambda c: "PASS", 3)
+    assert code is None and "tester" not in [role for role, _ in log]  # the gate: only the budget bounds it
+    assert "A choice we made: test first" not in text  # the reason is no longer folded away
+
+
+@needs_sources
+def test_the_loop_part_three_prints_calls_only_helpers_it_names_and_documents():
+    import builtins
+    import inspect
+
+    from agent_team import supervisor as sv
+    source = inspect.getsource(sv.supervise)
+    loop = source[source.index('    run.log("start"'):]
+    methods = set(re.findall(r"\brun\.(\w+)\(", loop))
+    functions = set(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\(", loop)) - set(dir(builtins))
+    for helper in [getattr(sv._SupervisedRun, m) for m in methods] + [getattr(sv, f) for f in functions]:
+        assert inspect.getdoc(helper), f"{helper.__name__}: the helpers cell prints its docstring, and it has none"
+    text = filled(SOURCES / "03_supervisor.py")
+    prose = text[text.index("That is the whole machine."):text.index("# %%", text.index("That is the whole machine."))]
+    for snippet in re.findall(r"`(if [^`]+)`", prose):
+        assert snippet in loop, f"part 3 quotes {snippet!r}, which the printed loop does not hold"
+    assert "calls helpers that this cell does not print" in prose.replace("\n# ", " ")
+    assert 'inspect.getdoc(helper)' in text  # the cell that lists them
+
+
+@needs_sources
+def test_a_stepper_is_sent_to_the_step_the_text_names():
+    for path in SOURCES.glob("*.py"):
+        cells = list(re.split(r"^# %%.*$", filled(path), flags=re.M))
+        for i, cell in enumerate(cells):
+            for step in re.findall(r"^stepper\.go\((\d+)\)", cell, flags=re.M):
+                named = re.findall(r"\bstep (\d+)\b", cells[i - 1])
+                assert all(n == step for n in named), f"{path.name}: go({step}) under text that names step {named}"
+
+
+# --- part 4: the layer of each fault follows from the definitions it prints ---------------------------
+
+@needs_sources
+def test_part_four_prints_the_definitions_its_answers_are_read_by():
+    from agent_team.layers import DEFINITIONS
+    source = (SOURCES / "04_failure_injection.py").read_text(encoding="utf-8")
+    text = filled(SOURCES / "04_failure_injection.py")
+    assert "# {{layer definitions}}" in source
+    for words, definition in DEFINITIONS.values():
+        assert f"**{words}**: {definition}." in text
+    assert "stopped_by(run)" in text and "row[4] == FAULTS[row[0]].layer" in text  # the table, from the trace
+
+
+def test_each_fault_explains_itself_after_the_prediction():
+    from agent_team.faults import FAULTS, run_fault, stopped_by
+    from agent_team.predict import fault_answers, layer_words
+    whys = [fault.why for fault in FAULTS.values()]
+    assert len(set(whys)) == len(whys)  # one explanation per fault, not one per layer
+    for name, fault in FAULTS.items():
+        run = run_fault(name)
+        (status, words), why = fault_answers(run, name)
+        layer, seen = stopped_by(run)
+        assert words == layer_words(layer) == layer_words(fault.layer) and fault.why in why and seen in why
+
+
+@needs_sources
+def test_part_four_says_what_the_oracle_does_with_an_endless_loop():
+    from agent_team.faults import LOOP_SOURCE
+    from agent_team.oracle import run_tests
+    from agent_team.repo import SRC_PATH, initial_repo
+    report = run_tests({**initial_repo(), SRC_PATH: LOOP_SOURCE})
+    assert "the remaining cases were not run" in report["errors"][0]
+    assert [c["error"].startswith("not run") for c in report["cases"]] == [False, True, True, True]
+    text = filled(SOURCES / "04_failure_injection.py")
+    fault7 = text[text.index("**Fault 7"):text.index("# %%", text.index("**Fault 7"))]
+    assert "the tests go on" not in fault7 and "not run" in fault7
+
+
+# --- part 1: the learner's "tester" is the oracle, code and not an agent ------------------------------
+
+@needs_sources
+def test_part_one_says_the_tester_is_the_oracle_which_is_code():
+    from agent_team.oracle import run_tests
+    from agent_team.policies import DEFAULT_POLICIES
+    from agent_team.roles import ROLES
+    text = filled(next(SOURCES.glob("01_*.py")))
+    intro = text[:text.index("## The words of this course")].replace("\n# ", " ")
+    assert "the tester is this oracle" in intro and "It is code, not an agent" in intro
+    assert "tester" not in ROLES and run_tests not in DEFAULT_POLICIES.values()
+    assert f"has {['zero', 'one', 'two', 'three', 'four'][len(ROLES)]} roles" in intro

@@ -233,7 +233,7 @@ def machine_text(machine=SUPERVISOR):
 
 def after_text(state, machine=SUPERVISOR):
     """Where the machine may go after ``state``, in words for the prose, from the same edges:
-    ``"`TEST`, always"`` or ``"`CODE` if rounds left, `PLAN` if no plan, `STOP_FAIL` if 0 rounds"``."""
+    ``"`TEST`, always"`` or ``"`CODE` if rounds left; `PLAN` if no plan; `STOP_FAIL` if 0 rounds"``."""
     if state not in machine.nodes:
         raise KeyError(f"{state!r} is not a state of the {machine.name} machine; its states are "
                        f"{', '.join(machine.nodes)}")
@@ -242,7 +242,7 @@ def after_text(state, machine=SUPERVISOR):
         return "the run ends here"
     if len(out) == 1:
         return f"`{out[0][0]}`, always"
-    return ", ".join(f"`{b}` if {label}" if label else f"`{b}`" for b, label in out)
+    return "; ".join(f"`{b}` if {label}" if label else f"`{b}`" for b, label in out)
 
 
 def diagram_text(current, previous=None):
