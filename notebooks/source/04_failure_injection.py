@@ -13,7 +13,8 @@
 # - inject a fault by replacing one role's policy, or by tampering with the repo from outside;
 # - predict how a run with that fault must end (`pass` or `budget`) and find the evidence in the
 #   trace: the refused patch, the override, the oracle's error;
-# - make, and defend, a design decision when a fault has no single right answer (an empty plan);
+# - weigh a design decision where a fault has no single right answer (an empty plan): what we
+#   chose, why, and what it costs;
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
 #
 # About 50 minutes for a careful first pass (longer if you stop to predict each fault, as you should).

@@ -515,3 +515,11 @@ def test_every_step_of_every_fault_run_renders():
     run = supervise(max_rounds=4, reviewer=nitpicker)
     html = step_html(run, len(run.trace) - 2)
     assert "overridden" in html and "nit number 2" in html
+
+
+def test_what_the_supervisor_ignored_of_an_output_is_shown_never_hidden():
+    from agent_team.faults import run_fault
+    run = run_fault("coder runs the tests itself")
+    i = next(i for i, e in enumerate(run.trace) if e.get("role") == "coder")
+    assert "ignored: tests: not part of an output" in step_text(run, i)
+    assert "ignored tests" in event_summary(run.trace[i]) and "not part of an output" in step_html(run, i)

@@ -72,6 +72,10 @@ def _turn(event):
                           field(verdict, "notes") or "", short=f"verdict {word}"))
     elif field(event, "role") == "reviewer" or "verdict" in event:
         parts.append(Section("badge", "Verdict", "none", "muted", "no verdict was recorded"))
+    if field(event, "ignored"):
+        keys = ", ".join(map(plain, field(event, "ignored")))
+        parts.append(Section("badge", "", "ignored", "info", f"{keys}: not part of an output (thought, patches, "
+                             "message), so the supervisor read none of it", short=f"ignored {keys}"))
     if field(event, "override"):
         parts.append(Section("badge", "", "overridden", "info", OVERRIDE_NOTE, short="request_changes overridden"))
     if field(event, "escalated"):
