@@ -262,9 +262,10 @@ def test_part_four_says_what_the_oracle_does_with_an_endless_loop():
 def test_part_one_says_the_tester_is_the_oracle_which_is_code():
     from agent_team.oracle import run_tests
     from agent_team.policies import DEFAULT_POLICIES
-    from agent_team.roles import ROLES
+    from agent_team.roles import ROLES, TABLE
     text = filled(next(SOURCES.glob("01_*.py")))
     intro = text[:text.index("## The words of this course")].replace("\n# ", " ")
     assert "the tester is this oracle" in intro and "It is code, not an agent" in intro
     assert "tester" not in ROLES and run_tests not in DEFAULT_POLICIES.values()
-    assert f"has {['zero', 'one', 'two', 'three', 'four'][len(ROLES)]} roles" in intro
+    team = [r.name for r in TABLE if not r.optional]  # the default team (an optional role plays only when given)
+    assert f"has {['zero', 'one', 'two', 'three', 'four', 'five'][len(team)]} roles" in intro
