@@ -298,14 +298,18 @@ show_table(["field", *roles],
 # role saw, shortened to fit on a line.
 
 # %%
-# Predict, then run: before the next cell runs the default team, what will happen?
+# Predict, then run: before the next cell prints every view of the default run, what will two of them hold?
 from agent_team.widgets import Predict
 
-round_guess = Predict("part 2: the default team", "the default team with max_rounds=4", [
-    ("The tests first pass in round", ["1", "2", "3", "4", "never: the budget runs out"]),
-    ("In that last round, the reviewer's verdict is", ["approve", "request_changes"]),
+REVIEW_SEEN = {None: "nothing: the coder is shown no review",
+               "request_changes": "a request for changes that quotes a failing test",
+               "approve": "an approval"}
+PAST_SEEN = ["[] (each review starts afresh)", "['request_changes']", "['request_changes', 'approve']"]
+view_guess = Predict("part 2: two views", "the default team's round 2", [
+    ("In round 2, the coder's `review` field holds", list(REVIEW_SEEN.values())),
+    ("In round 2, the reviewer's `past_verdicts` holds", PAST_SEEN),
 ])
-round_guess
+view_guess
 
 # %%
 run = supervise(max_rounds=4)
@@ -325,13 +329,15 @@ for event in turns(run.trace):
         print(f"    {field:13} {brief(value)}")
 
 # %%
-# What the run showed: the round the tests first passed, and the reviewer's last verdict.
-last_review = last(run.trace, "turn", "reviewer")
-round_guess.reveal(
-    [str(run.rounds) if run.status == "pass" else "never: the budget runs out", last_review["verdict"]["verdict"]],
-    f"{run.stop_reason}. The fake coder's first cut handles Fizz only, the oracle says 2 of 4, the reviewer "
-    "asks for changes quoting the first failure, and the coder's second attempt is complete. On green "
-    "tests the fake reviewer approves.")
+# What the run showed: the two fields, read from the views the supervisor stored in the trace.
+coder_2, reviewer_2 = (next(e["view"] for e in turns(run.trace, role) if e["round"] == 2) for role in ("coder", "reviewer"))
+past = repr(reviewer_2["past_verdicts"])
+view_guess.reveal(
+    [REVIEW_SEEN[(coder_2["review"] or {}).get("verdict")], next(p for p in PAST_SEEN if p.startswith(past))],
+    "a view is cut from what has happened so far. In round 1 the reviewer saw red tests and asked for "
+    "changes, quoting the first failure; that review is what the coder is shown next. `past_verdicts` "
+    "lists the reviewer's earlier verdicts, not the one it is about to give, so in round 2 it holds "
+    "round 1's alone.")
 
 # %% [markdown]
 # What to notice:

@@ -42,9 +42,10 @@ from agent_team.oracle import run_tests
 from agent_team.repo import PLAN_PATH, SRC_PATH, STUB_SOURCE, TEST_SPEC, TESTS_PATH, initial_repo
 from agent_team.supervisor import supervise
 
+# How each one must end is what you will predict below, so it is not printed here.
 print(f"{len(FAULTS)} faults in the package:")
 for fault in FAULTS.values():
-    print(f"  {fault.name:<28} expect {fault.expect!r:9} {fault.what}")
+    print(f"  {fault.name:<28} {fault.what}")
 
 # %% [markdown]
 # Each fault is data: a name, what goes wrong, the status the team must still reach and why, and
