@@ -17,7 +17,9 @@ From each source come two notebooks, executed so that their outputs are
 stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
 ``notebooks/solutions/NN_name.ipynb`` with the solutions filled in. The learner
 form stores no output that answers a prediction before the learner makes it
-(which cells, and how nbval still checks them: ``tools/learner_form.py``).
+(which cells, and how nbval still checks them: ``tools/learner_form.py``), and
+``{{minutes}}`` in a part's markdown becomes the time the built part measures
+(``tools/part_times.py``).
 
     python tools/notebooks.py build [NN ...]   # write and execute both forms
     python tools/notebooks.py check            # committed notebooks == what their sources generate
@@ -104,6 +106,16 @@ def _tool(name):
 
 
 learner_form = _tool("learner_form")
+part_times = _tool("part_times")
+
+
+def with_minutes(nbs, minutes):
+    """The notebooks with ``{{minutes}}`` in their markdown replaced by ``minutes``."""
+    for nb in nbs:
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown" and part_times.MINUTES in cell["source"]:
+                cell["source"] = cell["source"].replace(part_times.MINUTES, str(minutes))
+    return nbs
 
 
 def notebook(cells, solution):
@@ -166,8 +178,9 @@ def build(selected=()):
     os.environ.setdefault("AGENT_TEAM_PROGRESS", "off")
     SOLUTIONS.mkdir(exist_ok=True)
     for src in sources(selected):
+        built = {}
         for path, nb in forms(src).items():
-            node = nbformat.from_dict(nb)
+            node = built[path] = nbformat.from_dict(nb)
             Execute(timeout=300, kernel_name="python3").preprocess(node, {"metadata": {"path": str(path.parent)}})
             for cell in node.cells:  # keep diffs and nbval stable
                 cell.get("metadata", {}).pop("execution", None)
@@ -175,6 +188,9 @@ def build(selected=()):
                     cell.outputs, cell.execution_count = [], None
                 elif "outputs" in cell:
                     cell.outputs = joined_streams(cell.outputs)
+        # The worked solutions hold every output a learner reads once each cell has run.
+        with_minutes(built.values(), part_times.measured(built[SOLUTIONS / (src.stem + ".ipynb")]))
+        for path, node in built.items():
             nbformat.write(node, str(path))
             print("built", path.relative_to(ROOT))
 
@@ -236,7 +252,11 @@ def check():
     """Every committed notebook equals what its source generates (cells, tags, metadata); returns the problems."""
     problems = []
     for src in sources():
-        for path, nb in forms(src).items():
+        made = forms(src)
+        solved = SOLUTIONS / (src.stem + ".ipynb")
+        if solved.exists():  # the time it states is the one its committed worked solutions measure
+            with_minutes(made.values(), part_times.measured(json.loads(solved.read_text(encoding="utf-8"))))
+        for path, nb in made.items():
             if not path.exists():
                 problems.append(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
                 continue

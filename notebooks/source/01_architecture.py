@@ -14,8 +14,8 @@
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).
 #
-# About 45 minutes for a careful first pass. Run the cells from top to bottom; each one prints or
-# checks something.
+# About {{minutes}} minutes for a careful first pass. Run the cells
+# from top to bottom; each one prints or checks something.
 #
 # The course grew from a handful of design notes, and they do not always agree with each other.
 # Where they differ, a box headed **A choice we made** says which way we went and why.
@@ -169,8 +169,8 @@ untouchable = [path for path in initial_repo() if not any(path in allowed for al
 design = [
     f"Success is run_tests(repo): {len(CASES)} cases kept in the oracle's own code, out of every role's reach.",
     f"No role may write {', '.join(untouchable)}, so no model can change what passing means.",
-    f"Turns are routed by {supervise.__name__}(), a state machine in plain Python that stops after "
-    f"{supervise.__kwdefaults__['max_rounds']} coder turns at most.",
+    f"Turns are routed by {supervise.__name__}(), plain Python that stops after max_rounds coder turns at "
+    f"most ({supervise.__kwdefaults__['max_rounds']} unless told otherwise).",
 ]
 print("\n".join(design))
 assert untouchable == [TESTS_PATH]

@@ -14,8 +14,9 @@
 # * say what each role is shown (its **view**) and why those views are kept narrow;
 # * add a **nits counter** to the reviewer (**Exercise 2.1**).
 #
-# About 45 minutes for a careful first pass. This part adds seven words; each is explained where
-# it first comes up, and the table below (folded) collects them for looking up later.
+# About {{minutes}} minutes for a careful first pass. This part uses seven words (two of them, view and
+# verdict, from part 1's table, now in full); each is explained where it first comes up, and the
+# table below (folded) collects them for looking up later.
 #
 # <details><summary>The words this part adds</summary>
 #
@@ -251,25 +252,27 @@ print("same events, same tests, same status:", boastful.status, "in", boastful.r
 from agent_team.widgets import Quiz
 
 Quiz(
-    "After its first turn, the coder's thought says 'all four cases pass, we are done'. "
-    "The oracle reports 2 passed, 2 failed. What does the supervisor do next?",
-    ["It stops the run with success, because the coder has seen its own code run",
-     "It ignores the thought: the tests are red, so the reviewer comments and the coder goes again",
-     "It asks the reviewer to confirm the claim, and stops with success if the reviewer then approves",
-     "It refuses the coder's patch, because the thought does not match what the oracle reported"],
-    answer=1,
-    explanation="The thought is recorded in the trace and nothing more. The oracle's report decides: "
-                "red tests mean a review and another coder turn, whatever anyone says.",
+    "This time the coder's first patch is already correct, but its thought says 'a rough draft, "
+    "it will fail the tests'. What happens next?",
+    ["The coder gets a second round to finish its draft, since it says the work is not done",
+     "The turn is refused: a thought that contradicts its own patch makes the output invalid",
+     "The reviewer reads the thought and asks for changes, so the coder goes again",
+     "The oracle passes the code, the reviewer approves, and the run stops with pass"],
+    answer=3,
+    explanation="A thought is recorded, never obeyed, in either direction: the oracle runs the code "
+                "after every coder turn, green tests end the run (part 1), and the doubts stay in the "
+                "trace as words.",
     explanations=[
-        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4. "
-        "And the coder never runs anything: only the oracle does.",
+        "Rounds end on the oracle's report, not on what a role thinks of its work. Green tests stop "
+        "the run after the review, however modest the coder is.",
+        "The schema checks that a thought is a string, not that it is right. The patch is legal, so "
+        "it lands and the tests judge it.",
+        "The reviewer is not shown the coder's thought (the views below), and on green tests it "
+        "approves.",
         None,
-        "An approval cannot turn red tests green. The reviewer's verdict is advice to the coder, not a "
-        "success signal.",
-        "Patches are judged by the allowlist, not by how well the thought describes them. The coder may "
-        "write its own file, so the patch landed; the tests then judged it.",
     ],
 )
+
 
 # %% [markdown]
 # ## Views: what each role is shown
@@ -287,11 +290,16 @@ show_table(["field", *roles],
            label="which role sees which field")
 
 # %% [markdown]
-# > **A choice we made: the planner does not see the source.** One design note lets the planner
+# <details><summary><b>A choice we made: the planner does not see the source</b> (a design note:
+# open it to see why)</summary>
+#
+# > One design note lets the planner
 # > read `src/`, and lets the coder and the reviewer read everything; another lists a few fields
 # > per role. We follow the second. The planner's job is to turn the goal and the spec into steps,
 # > and code is the one thing it could only be tempted to copy. The coder and the reviewer get what
-# > their next move needs and no more, for the reasons listed after the next two cells.
+# > their next move needs and no more, for the reasons under "Why keep views narrow?" below.
+#
+# </details>
 #
 # Now the same thing in a real run. The supervisor stores, in each turn event of the trace, a copy
 # of the `view` that role received. Here is every turn of **one** default run, with the fields the

@@ -16,7 +16,7 @@
 # - make, and defend, a design decision when a fault has no single right answer (an empty plan);
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
 #
-# About 50 minutes for a careful first pass (longer if you stop to predict each fault, as you should).
+# About {{minutes}} minutes for a careful first pass, predicting each fault before it runs, as you should.
 #
 # **Words this part uses** (each is explained where it first comes up; the table is for looking
 # one up later)
@@ -747,7 +747,7 @@ Quiz(
 # - An eval keeps these outcomes pinned; a hardening rule stops a bad patch before it lands, and
 #   fails closed when it breaks.
 #
-# **Next: the bonus part 5**, from fakes to a real team: typed contracts between roles, handoffs
+# **Next: part 5**, from fakes to a real team: typed contracts between roles, handoffs
 # that persist, a deterministic reviewer gate, and a slot where a language model can take a role.
 
 # %% [markdown]
