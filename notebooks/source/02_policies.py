@@ -357,7 +357,7 @@ view_guess.reveal(
 # * the **reviewer** sees the source, the plan, the full test report and its own past verdicts, but
 #   **not the coder's thought**: it should judge the code, not the coder's opinion of it;
 # * **no view has a thought field**, and the coder's thoughts appear in no view at all. The check
-#   below proves it for this run.
+#   below proves it for this run, and prints which parts of the test report each of the two sees.
 
 # %%
 coder_thoughts = [e["thought"] for e in turns(run.trace, "coder")]
@@ -366,6 +366,10 @@ for e in turns(run.trace):
     assert not any(t in json.dumps(e["view"]) for t in coder_thoughts), (e["role"], e["round"])
 assert "source" not in VIEW_FIELDS["planner"]
 print(f"{len(turns(run.trace))} turns checked: each view has exactly its fields; no coder thought in any view")
+seen = {role: sorted(next(e["view"]["last_tests"] for e in turns(run.trace, role) if e["round"] == 2))
+        for role in ("coder", "reviewer")}
+print("last_tests in round 2: the coder's has", seen["coder"], "\n                      the reviewer's has", seen["reviewer"])
+assert "cases" not in seen["coder"] and "cases" in seen["reviewer"]  # a summary, and the full report
 
 # %% [markdown]
 # ### Why keep views narrow?
@@ -387,7 +391,8 @@ print(f"{len(turns(run.trace))} turns checked: each view has exactly its fields;
 #
 # The stepper below walks through the same run one trace event at a time: the state, who acted,
 # what they saw, what they tried to write, what the oracle said and what the supervisor decided.
-# Use the buttons, or call `stepper.next()`, `stepper.previous()` and `stepper.go(i)` from code.
+# Use the buttons, or call `stepper.next()`, `stepper.previous()` and `stepper.go(i)` from code
+# (`i` counts from 0, like a list index, so `go(5)` shows step 6 of the counter).
 
 # %%
 from agent_team.widgets import RoundStepper
