@@ -15,7 +15,11 @@ Each part is written once, as a percent-format Python file in
 
 From each source come two notebooks, executed so that their outputs are
 stored (nbval compares them): ``notebooks/NN_name.ipynb`` for learners and
-``notebooks/solutions/NN_name.ipynb`` with the solutions filled in.
+``notebooks/solutions/NN_name.ipynb`` with the solutions filled in. The learner
+form stores no output that answers a prediction before the learner makes it
+(which cells, and how nbval still checks them: ``tools/learner_form.py``), and
+``{{minutes}}`` in a part's markdown becomes the time the built part measures
+(``tools/part_times.py``).
 
     python tools/notebooks.py build [NN ...]   # write and execute both forms
     python tools/notebooks.py check            # committed notebooks == what their sources generate
@@ -93,12 +97,36 @@ def split_solution(lines, solution):
     return out
 
 
+def _tool(name):
+    """A sibling module of this file (tools/ is no package: the tests load this file by its path)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+learner_form = _tool("learner_form")
+part_times = _tool("part_times")
+
+
+def with_minutes(nbs, minutes):
+    """The notebooks with ``{{minutes}}`` in their markdown replaced by ``minutes``."""
+    for nb in nbs:
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown" and part_times.MINUTES in cell["source"]:
+                cell["source"] = cell["source"].replace(part_times.MINUTES, str(minutes))
+    return nbs
+
+
 def notebook(cells, solution):
     nb_cells, heading = [], None
+    unstored = {} if solution else learner_form.kinds(cells)
     for n, (kind, tags, lines) in enumerate(cells, 1):
         body = _markdown(lines) if kind == "markdown" else split_solution(lines, solution)
         heading = next(iter(EXERCISE_HEADING.findall("\n".join(body))), heading) if kind == "markdown" else heading
         tags = [*tags, f"exercise-{heading}"] if "exercise" in tags and heading else tags
+        if n - 1 in unstored:
+            tags = [*tags, *learner_form.tags(unstored[n - 1])]
         cell = {"cell_type": kind, "id": f"cell-{n:03d}", "metadata": {"tags": tags} if tags else {},
                 "source": "\n".join(body)}
         if kind == "code":
@@ -117,10 +145,7 @@ def notebook(cells, solution):
 
 def filled(source_path):
     """The source's text with what it leaves to the package's tables filled in (tools/from_tables.py)."""
-    spec = importlib.util.spec_from_file_location("from_tables", Path(__file__).with_name("from_tables.py"))
-    tables = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tables)
-    return tables.fill(source_path.read_text(encoding="utf-8"))
+    return _tool("from_tables").fill(source_path.read_text(encoding="utf-8"))
 
 
 def forms(source_path):
@@ -142,18 +167,30 @@ def build(selected=()):
     import nbformat
     from nbconvert.preprocessors import ExecutePreprocessor
 
+    class Execute(ExecutePreprocessor):
+        def preprocess_cell(self, cell, resources, index):
+            # A reveal is not run in the learner form: its prediction's form is stored unanswered.
+            if learner_form.NOT_RUN in cell.get("metadata", {}).get("tags", []):
+                return cell, resources
+            return super().preprocess_cell(cell, resources, index)
+
     # Executed outputs must not depend on this machine's course progress file.
     os.environ.setdefault("AGENT_TEAM_PROGRESS", "off")
     SOLUTIONS.mkdir(exist_ok=True)
     for src in sources(selected):
+        built = {}
         for path, nb in forms(src).items():
-            node = nbformat.from_dict(nb)
-            ExecutePreprocessor(timeout=300, kernel_name="python3").preprocess(
-                node, {"metadata": {"path": str(path.parent)}})
+            node = built[path] = nbformat.from_dict(nb)
+            Execute(timeout=300, kernel_name="python3").preprocess(node, {"metadata": {"path": str(path.parent)}})
             for cell in node.cells:  # keep diffs and nbval stable
                 cell.get("metadata", {}).pop("execution", None)
-                if "outputs" in cell:
+                if learner_form.UNSTORED in cell.get("metadata", {}).get("tags", []):
+                    cell.outputs, cell.execution_count = [], None
+                elif "outputs" in cell:
                     cell.outputs = joined_streams(cell.outputs)
+        # The worked solutions hold every output a learner reads once each cell has run.
+        with_minutes(built.values(), part_times.measured(built[SOLUTIONS / (src.stem + ".ipynb")]))
+        for path, node in built.items():
             nbformat.write(node, str(path))
             print("built", path.relative_to(ROOT))
 
@@ -215,7 +252,11 @@ def check():
     """Every committed notebook equals what its source generates (cells, tags, metadata); returns the problems."""
     problems = []
     for src in sources():
-        for path, nb in forms(src).items():
+        made = forms(src)
+        solved = SOLUTIONS / (src.stem + ".ipynb")
+        if solved.exists():  # the time it states is the one its committed worked solutions measure
+            with_minutes(made.values(), part_times.measured(json.loads(solved.read_text(encoding="utf-8"))))
+        for path, nb in made.items():
             if not path.exists():
                 problems.append(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
                 continue

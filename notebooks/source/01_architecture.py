@@ -18,8 +18,8 @@
 # repo accepts and which it refuses, say who may declare the team done, and you will have written
 # the oracle yourself (**Exercise 1.1**).
 #
-# About 45 minutes for a careful first pass. Run the cells from top to bottom; each one prints or
-# checks something.
+# About {{minutes}} minutes for a careful first pass. Run the cells
+# from top to bottom; each one prints or checks something.
 #
 # The course grew from a handful of design notes, and they do not always agree with each other.
 # Where they differ, a box headed **A choice we made** says which way we went and why.
@@ -78,10 +78,8 @@ for path, text in repo.items():
 # Every file is a plain string, and a role changes a file by sending its **complete new text**:
 # no diffs, no line edits, nothing to parse or merge. A patch therefore carries exactly one path,
 # and "may this role write there?" is answered by looking that path up in the role's allowlist.
-# Besides that lookup, a few checks on the patch's *shape* keep a confused or runaway role from
-# harming the repo: the content must be a string of at most 20,000 characters, a turn may carry at
-# most 8 patches, and a path may not climb out of the repo with `..`. You will see each of them
-# refuse a turn below, after the allowlist.
+# A few checks on the patch's *shape* come before that lookup; you will predict them below, after
+# the allowlist.
 
 # %%
 assert set(repo) == {SRC_PATH, TESTS_PATH, PLAN_PATH, REVIEW_PATH}
@@ -99,7 +97,8 @@ print("four files, all of them text")
 # * the **reviewer** writes its verdict in `REVIEW.json` and nothing else.
 #
 # A fourth participant, the **supervisor**, is not a role at all: it is the Python that runs the
-# others (more on that below). The reads column is narrower than "everything" on purpose; part 2
+# others (more on that below). The tester of the introduction is the **oracle**, the test runner
+# you will write in exercise 1.1. The reads column is narrower than "everything" on purpose; part 2
 # shows what each role is shown and why.
 #
 # Why bother with three roles, when a single coder could pass fizzbuzz on its own? To get
@@ -173,8 +172,8 @@ untouchable = [path for path in initial_repo() if not any(path in allowed for al
 design = [
     f"Success is run_tests(repo): {len(CASES)} cases kept in the oracle's own code, out of every role's reach.",
     f"No role may write {', '.join(untouchable)}, so no model can change what passing means.",
-    f"Turns are routed by {supervise.__name__}(), a state machine in plain Python that stops after "
-    f"{supervise.__kwdefaults__['max_rounds']} coder turns at most.",
+    f"Turns are routed by {supervise.__name__}(), plain Python that stops after max_rounds coder turns at "
+    f"most ({supervise.__kwdefaults__['max_rounds']} unless told otherwise).",
 ]
 print("\n".join(design))
 assert untouchable == [TESTS_PATH]
@@ -231,9 +230,10 @@ assert after is repo and ALLOWLIST["coder"] == {SRC_PATH}
 # %% [markdown]
 # ### Predict, then run: the shape checks
 #
-# The allowlist is not the only thing `apply_turn` checks. Below are five turns from the coder, all
-# writing the one file it owns. Before running the next cells, decide for each: does `apply_turn`
-# accept it or refuse it? (In Jupyter pick in the form; in code, `shape_guess.choose("refused", ...)`.)
+# The allowlist is not the only thing `apply_turn` checks: it also looks at a patch's *shape*, and
+# before it looks the path up. Below are six turns from the coder, all aimed at the one file it
+# owns. Before running the next cells, decide for each: does `apply_turn` accept it or refuse it?
+# (In Jupyter pick in the form; in code, `shape_guess.choose("refused", ...)`.)
 
 # %%
 from agent_team.repo import MAX_CONTENT, MAX_PATCHES
@@ -245,8 +245,9 @@ SHAPE_CASES = {
     "content of exactly 20,000 characters": [{"path": SRC_PATH, "content": "#" * 20_000}],
     "9 patches in one turn, all to src/fizzbuzz.py": [{"path": SRC_PATH, "content": FULL_SOURCE}] * 9,
     "the path src/../src/fizzbuzz.py": [{"path": "src/../src/fizzbuzz.py", "content": FULL_SOURCE}],
+    "the absolute path /src/fizzbuzz.py": [{"path": "/src/fizzbuzz.py", "content": FULL_SOURCE}],
 }
-shape_guess = Predict("part 1: patch shapes", "five coder turns: accepted or refused?",
+shape_guess = Predict("part 1: patch shapes", "six coder turns: accepted or refused?",
                       [(case, ["accepted", "refused"]) for case in SHAPE_CASES])
 shape_guess
 
@@ -257,14 +258,15 @@ for case, patches in SHAPE_CASES.items():
     outcomes[case] = "refused" if error else "accepted"
     print(f"{case}:\n    {error or 'accepted'}")
     assert (after is repo) == (error is not None)
-assert list(outcomes.values()) == ["refused", "refused", "accepted", "refused", "refused"]
+assert list(outcomes.values()) == ["refused", "refused", "accepted", "refused", "refused", "refused"]
 print(f"\nthe caps: {MAX_CONTENT:,} characters per file, {MAX_PATCHES} patches per turn")
 
 # %%
 shape_guess.reveal(list(outcomes.values()),
-                   "the path must be clean (no `..`, even when it would land on an allowed file: a path "
-                   "is looked up exactly as written), the content a `str` of at most 20,000 characters "
-                   "(exactly 20,000 is fine), and a turn at most 8 patches. A refused turn changes nothing.")
+                   "the path must be clean: relative, with forward slashes, no `..` step (even one that would "
+                   "land on an allowed file: a path is looked up exactly as written); the content a `str` of "
+                   "at most 20,000 characters (exactly 20,000 is fine); a turn at most 8 patches. A refused "
+                   "turn changes nothing.")
 
 # %% [markdown]
 # ### All or nothing
@@ -289,38 +291,13 @@ assert after is repo and after[SRC_PATH] == repo[SRC_PATH]
 # Refusing the whole turn keeps every state of the repo one that some role really proposed.
 
 # %% [markdown]
-# ### Before the allowlist: clean paths and a size cap
-#
-# `apply_turn` checks two more things, and it checks them *before* it looks a path up in the
-# allowlist.
-#
-# * **The path must be clean**: relative, with forward slashes, no `..` step and no control
-#   characters. Our allowlist is a set of exact paths, so `src/../tests/test_fizzbuzz.py` would be
-#   refused anyway. The early check still earns its place: in a real tool the repo is a folder on
-#   disk, where that path *is* the test file under another spelling, and the refusal says what is
-#   wrong with the path instead of only "not allowed".
-# * **A turn has a size limit**: at most `MAX_PATCHES` patches per turn and `MAX_CONTENT`
-#   characters per file. A fizzbuzz needs a few hundred characters. A policy stuck in a loop could
-#   send megabytes, and every byte would land in the repo, in the trace and in every later view (and,
-#   once a model fills a role, in every later prompt). The cap stops it at the door.
-#
-# Five attempts by the coder, all on its own file or aimed at the tests, and all refused:
-
-# %%
-from agent_team.repo import MAX_CONTENT, MAX_PATCHES
-
-attempts = {
-    "a path that climbs out": [{"path": "src/../tests/test_fizzbuzz.py", "content": "# every test passes\n"}],
-    "an absolute path": [{"path": "/src/fizzbuzz.py", "content": FULL_SOURCE}],
-    "a Windows-style path": [{"path": "src\\fizzbuzz.py", "content": FULL_SOURCE}],
-    "a file that is too big": [{"path": SRC_PATH, "content": FULL_SOURCE + "#" * MAX_CONTENT}],
-    "too many patches": [{"path": SRC_PATH, "content": FULL_SOURCE}] * (MAX_PATCHES + 1),
-}
-for what, patches in attempts.items():
-    after, error = apply_turn(repo, "coder", patches)
-    print(f"{what:23} -> {error}")
-    assert after is repo and error
-print(f"caps: {MAX_PATCHES} patches per turn, {MAX_CONTENT:,} characters per file")
+# Why check the shape, and check it *before* the allowlist? Our allowlist is a set of exact paths,
+# so `src/../tests/test_fizzbuzz.py` would be refused anyway. But in a real tool the repo is a folder
+# on disk, where that path *is* the test file under another spelling, and the early check says what
+# is wrong with the path instead of only "not allowed". The size caps earn their place later: a
+# policy stuck in a loop could send megabytes, and every byte would land in the repo, in the trace
+# and in every later view (once a model fills a role, in every later prompt). The cap stops it at
+# the door.
 
 # %% [markdown]
 # ### Quick check
@@ -329,22 +306,25 @@ print(f"caps: {MAX_PATCHES} patches per turn, {MAX_CONTENT:,} characters per fil
 from agent_team.widgets import Quiz
 
 Quiz(
-    "In one turn, the planner sends two patches: a new PLAN.md and a new src/fizzbuzz.py. "
-    "What does the repo look like afterwards?",
-    ["Nothing changes: the turn is refused whole, and the reason names the bad patch",
-     "Only PLAN.md is updated, and the source patch is dropped with a note in the trace",
-     "Both files are updated, since the planner needs code to check its plan against",
-     "Only src/fizzbuzz.py is updated, because the source matters more than the plan"],
-    answer=0,
-    explanation="A turn lands all or nothing. The source patch is outside the planner's allowlist, "
-                "so the whole turn is refused, PLAN.md included, and the reason is recorded.",
+    "In one turn the coder sends a correct src/fizzbuzz.py and, beside it, a REVIEW.json that "
+    "approves it. What is in the repo afterwards?",
+    ["The correct source, and an approval the supervisor will ignore because the tests decide",
+     "The correct source only: the review patch is dropped, the source patch lands",
+     "Nothing new: the turn is refused whole, correct source included, and the reason says why",
+     "Both files: the coder owns its turn, and a review is only advice, so it does no harm"],
+    answer=2,
+    explanation="REVIEW.json is outside the coder's allowlist, so the turn is refused, and a refused turn "
+                "lands nothing: not even the correct source. The coder has to send it again, alone.",
     explanations=[
-        None,
+        "It is true that an approval decides nothing, but the patch never lands: REVIEW.json is not "
+        "in the coder's allowlist, and one refused patch refuses the whole turn.",
         "That applies half a turn, leaving a repo state that no role actually proposed.",
-        "That would let the planner act as a coder: the allowlist exists to stop exactly this.",
-        "That keeps precisely the patch the rules forbid, and drops the one that was allowed.",
+        None,
+        "Advice or not, REVIEW.json belongs to the reviewer. The allowlist refuses the patch, and with "
+        "it the whole turn.",
     ],
 )
+
 
 # %% [markdown]
 # ## The oracle: the only success signal
@@ -529,24 +509,25 @@ assert short_run.status == "budget"
 
 # %%
 Quiz(
-    "Who is allowed to declare the team done?",
-    ["The coder, as soon as its thought says the code is finished and tested",
-     "The planner, since it wrote the plan that every other role follows",
-     "The reviewer, the moment it approves the code the coder wrote last",
-     "The supervisor, on a passing oracle report or a spent budget"],
-    answer=3,
-    explanation="Ending the run is the supervisor's job, and it needs evidence it can point to in the "
-                "trace: the oracle's passing report, or the last round used up (a stop without success).",
+    "Round 4 of a run with max_rounds=4: the coder's thought says 'all done', the reviewer approves, "
+    "and the oracle reports 3 passed, 1 failed. How does the run end?",
+    ["With pass: the reviewer approved, and the reviewer is the role that judges the code",
+     "With budget: the tests are red and no round is left, whatever the two roles said",
+     "With one more round for the coder, since the reviewer and the oracle disagree",
+     "With pass: three of the four cases pass and two roles agree that the work is done"],
+    answer=1,
+    explanation="Only the supervisor ends a run, on evidence: a passing oracle report, or the last round "
+                "used up. Here the report is red and round 4 was the last, so the run stops with `budget`; "
+                "the thought and the approval stay in the trace as what was said.",
     explanations=[
-        "A thought is the coder's opinion of its own work. The trace records it; the oracle, which "
-        "actually runs the code, decides.",
-        "A plan describes what ought to happen. The planner speaks before any code exists, so it cannot "
-        "know whether the code works.",
-        "An approval is advice, kept in the trace. On red tests the coder goes again whatever the "
-        "reviewer said, because only the oracle's report shows that the code works.",
+        "An approval is advice, kept in the trace. Only the oracle's report shows that the code works, "
+        "and it says 1 case fails.",
         None,
+        "The budget is the budget: no role, and no disagreement, buys a fifth round when max_rounds=4.",
+        "Success is all four cases (`ok` is True), not most of them; and what roles say decides nothing.",
     ],
 )
+
 
 # %% [markdown]
 # ## Exercise 1.1 — write the oracle

@@ -14,8 +14,9 @@
 # * say what each role is shown (its **view**) and why those views are kept narrow;
 # * add a **nits counter** to the reviewer (**Exercise 2.1**).
 #
-# About 45 minutes for a careful first pass. This part adds seven words; each is explained where
-# it first comes up, and the table below (folded) collects them for looking up later.
+# About {{minutes}} minutes for a careful first pass. This part uses seven words (two of them, view and
+# verdict, from part 1's table, now in full); each is explained where it first comes up, and the
+# table below (folded) collects them for looking up later.
 #
 # <details><summary>The words this part adds</summary>
 #
@@ -251,25 +252,27 @@ print("same events, same tests, same status:", boastful.status, "in", boastful.r
 from agent_team.widgets import Quiz
 
 Quiz(
-    "After its first turn, the coder's thought says 'all four cases pass, we are done'. "
-    "The oracle reports 2 passed, 2 failed. What does the supervisor do next?",
-    ["It stops the run with success, because the coder has seen its own code run",
-     "It ignores the thought: the tests are red, so the reviewer comments and the coder goes again",
-     "It asks the reviewer to confirm the claim, and stops with success if the reviewer then approves",
-     "It refuses the coder's patch, because the thought does not match what the oracle reported"],
-    answer=1,
-    explanation="The thought is recorded in the trace and nothing more. The oracle's report decides: "
-                "red tests mean a review and another coder turn, whatever anyone says.",
+    "This time the coder's first patch is already correct, but its thought says 'a rough draft, "
+    "it will fail the tests'. What happens next?",
+    ["The coder gets a second round to finish its draft, since it says the work is not done",
+     "The turn is refused: a thought that contradicts its own patch makes the output invalid",
+     "The reviewer reads the thought and asks for changes, so the coder goes again",
+     "The oracle passes the code, the reviewer approves, and the run stops with pass"],
+    answer=3,
+    explanation="A thought is recorded, never obeyed, in either direction: the oracle runs the code "
+                "after every coder turn, green tests end the run (part 1), and the doubts stay in the "
+                "trace as words.",
     explanations=[
-        "Stopping on the coder's word would make 'done' a claim instead of a fact; the tests say 2 of 4. "
-        "And the coder never runs anything: only the oracle does.",
+        "Rounds end on the oracle's report, not on what a role thinks of its work. Green tests stop "
+        "the run after the review, however modest the coder is.",
+        "The schema checks that a thought is a string, not that it is right. The patch is legal, so "
+        "it lands and the tests judge it.",
+        "The reviewer is not shown the coder's thought (the views below), and on green tests it "
+        "approves.",
         None,
-        "An approval cannot turn red tests green. The reviewer's verdict is advice to the coder, not a "
-        "success signal.",
-        "Patches are judged by the allowlist, not by how well the thought describes them. The coder may "
-        "write its own file, so the patch landed; the tests then judged it.",
     ],
 )
+
 
 # %% [markdown]
 # ## Views: what each role is shown
@@ -287,25 +290,34 @@ show_table(["field", *roles],
            label="which role sees which field")
 
 # %% [markdown]
-# > **A choice we made: the planner does not see the source.** One design note lets the planner
+# <details><summary><b>A choice we made: the planner does not see the source</b> (a design note:
+# open it to see why)</summary>
+#
+# > One design note lets the planner
 # > read `src/`, and lets the coder and the reviewer read everything; another lists a few fields
 # > per role. We follow the second. The planner's job is to turn the goal and the spec into steps,
 # > and code is the one thing it could only be tempted to copy. The coder and the reviewer get what
-# > their next move needs and no more, for the reasons listed after the next two cells.
+# > their next move needs and no more, for the reasons under "Why keep views narrow?" below.
+#
+# </details>
 #
 # Now the same thing in a real run. The supervisor stores, in each turn event of the trace, a copy
 # of the `view` that role received. Here is every turn of **one** default run, with the fields the
 # role saw, shortened to fit on a line.
 
 # %%
-# Predict, then run: before the next cell runs the default team, what will happen?
+# Predict, then run: before the next cell prints every view of the default run, what will two of them hold?
 from agent_team.widgets import Predict
 
-round_guess = Predict("part 2: the default team", "the default team with max_rounds=4", [
-    ("The tests first pass in round", ["1", "2", "3", "4", "never: the budget runs out"]),
-    ("In that last round, the reviewer's verdict is", ["approve", "request_changes"]),
+REVIEW_SEEN = {None: "nothing: the coder is shown no review",
+               "request_changes": "a request for changes that quotes a failing test",
+               "approve": "an approval"}
+PAST_SEEN = ["[] (each review starts afresh)", "['request_changes']", "['request_changes', 'approve']"]
+view_guess = Predict("part 2: two views", "the default team's round 2", [
+    ("In round 2, the coder's `review` field holds", list(REVIEW_SEEN.values())),
+    ("In round 2, the reviewer's `past_verdicts` holds", PAST_SEEN),
 ])
-round_guess
+view_guess
 
 # %%
 run = supervise(max_rounds=4)
@@ -325,13 +337,15 @@ for event in turns(run.trace):
         print(f"    {field:13} {brief(value)}")
 
 # %%
-# What the run showed: the round the tests first passed, and the reviewer's last verdict.
-last_review = last(run.trace, "turn", "reviewer")
-round_guess.reveal(
-    [str(run.rounds) if run.status == "pass" else "never: the budget runs out", last_review["verdict"]["verdict"]],
-    f"{run.stop_reason}. The fake coder's first cut handles Fizz only, the oracle says 2 of 4, the reviewer "
-    "asks for changes quoting the first failure, and the coder's second attempt is complete. On green "
-    "tests the fake reviewer approves.")
+# What the run showed: the two fields, read from the views the supervisor stored in the trace.
+coder_2, reviewer_2 = (next(e["view"] for e in turns(run.trace, role) if e["round"] == 2) for role in ("coder", "reviewer"))
+past = repr(reviewer_2["past_verdicts"])
+view_guess.reveal(
+    [REVIEW_SEEN[(coder_2["review"] or {}).get("verdict")], next(p for p in PAST_SEEN if p.startswith(past))],
+    "a view is cut from what has happened so far. In round 1 the reviewer saw red tests and asked for "
+    "changes, quoting the first failure; that review is what the coder is shown next. `past_verdicts` "
+    "lists the reviewer's earlier verdicts, not the one it is about to give, so in round 2 it holds "
+    "round 1's alone.")
 
 # %% [markdown]
 # What to notice:
@@ -343,7 +357,7 @@ round_guess.reveal(
 # * the **reviewer** sees the source, the plan, the full test report and its own past verdicts, but
 #   **not the coder's thought**: it should judge the code, not the coder's opinion of it;
 # * **no view has a thought field**, and the coder's thoughts appear in no view at all. The check
-#   below proves it for this run.
+#   below proves it for this run, and prints which parts of the test report each of the two sees.
 
 # %%
 coder_thoughts = [e["thought"] for e in turns(run.trace, "coder")]
@@ -352,6 +366,10 @@ for e in turns(run.trace):
     assert not any(t in json.dumps(e["view"]) for t in coder_thoughts), (e["role"], e["round"])
 assert "source" not in VIEW_FIELDS["planner"]
 print(f"{len(turns(run.trace))} turns checked: each view has exactly its fields; no coder thought in any view")
+seen = {role: sorted(next(e["view"]["last_tests"] for e in turns(run.trace, role) if e["round"] == 2))
+        for role in ("coder", "reviewer")}
+print("last_tests in round 2: the coder's has", seen["coder"], "\n                      the reviewer's has", seen["reviewer"])
+assert "cases" not in seen["coder"] and "cases" in seen["reviewer"]  # a summary, and the full report
 
 # %% [markdown]
 # ### Why keep views narrow?
@@ -373,7 +391,8 @@ print(f"{len(turns(run.trace))} turns checked: each view has exactly its fields;
 #
 # The stepper below walks through the same run one trace event at a time: the state, who acted,
 # what they saw, what they tried to write, what the oracle said and what the supervisor decided.
-# Use the buttons, or call `stepper.next()`, `stepper.previous()` and `stepper.go(i)` from code.
+# Use the buttons, or call `stepper.next()`, `stepper.previous()` and `stepper.go(n)` from code
+# (`n` is the step number the stepper's header shows, so `go(6)` shows step 6).
 
 # %%
 from agent_team.widgets import RoundStepper

@@ -14,7 +14,7 @@
 # - pin down how a run must end with a small eval (`pass` or `budget`, checked against the oracle);
 # - write the four-agent protocol `run_team(...)` yourself (**exercise 3.1**, graded).
 #
-# About 55 minutes for a careful first pass, a third of them for the exercise.
+# About {{minutes}} minutes for a careful first pass, a third of them for the exercise.
 #
 # **Words this part uses** (each is explained where it first comes up; the table is for looking
 # one up later)

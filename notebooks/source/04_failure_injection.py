@@ -17,7 +17,7 @@
 #   chose, why, and what it costs;
 # - write an eval of faults (**exercise 4.1**) and a hardening rule (**exercise 4.2**), both graded.
 #
-# About 50 minutes for a careful first pass (longer if you stop to predict each fault, as you should).
+# About {{minutes}} minutes for a careful first pass, predicting each fault before it runs, as you should.
 #
 # **Words this part uses** (each is explained where it first comes up; the table is for looking
 # one up later)
@@ -43,9 +43,10 @@ from agent_team.oracle import run_tests
 from agent_team.repo import PLAN_PATH, SRC_PATH, STUB_SOURCE, TEST_SPEC, TESTS_PATH, initial_repo
 from agent_team.supervisor import supervise
 
+# How each one must end is what you will predict below, so it is not printed here.
 print(f"{len(FAULTS)} faults in the package:")
 for fault in FAULTS.values():
-    print(f"  {fault.name:<28} expect {fault.expect!r:9} {fault.what}")
+    print(f"  {fault.name:<28} {fault.what}")
 
 # %% [markdown]
 # Each fault is data: a name, what goes wrong, the status the team must still reach and why, and
@@ -764,7 +765,7 @@ Quiz(
 # - An eval keeps these outcomes pinned; a hardening rule stops a bad patch before it lands, and
 #   fails closed when it breaks.
 #
-# **Next: the bonus part 5**, from fakes to a real team: typed contracts between roles, handoffs
+# **Next: part 5**, from fakes to a real team: typed contracts between roles, handoffs
 # that persist, a deterministic reviewer gate, and a slot where a language model can take a role.
 
 # %% [markdown]

@@ -1,11 +1,13 @@
 # %% [markdown]
-# # Part 5 (bonus) — From fakes to a real team
+# # Part 5 — From fakes to a real team
 #
 # Parts 1 to 4 ran the team on scripted fakes, so that the orchestration around them was the hard
 # part. This part shows how the same design carries into a real tool: the roles exchange typed
 # **contracts**, every change of speaker leaves a **handoff**, a deterministic **reviewer gate**
 # decides whether the work adds up to success, a blocked gate makes a read-only **retry
 # proposal**, and any role slot can be filled by a **language model** through one small adapter.
+# Part 6 builds on it: its exercise 6.2 reads a whole run as steps and puts them through this
+# part's gate.
 #
 # **By the end of this part you can**
 #
@@ -17,7 +19,7 @@
 #   are bounded and recorded;
 # - say what must never happen with code a model wrote.
 #
-# About 45 minutes for a careful first pass. Nothing here needs a network or a model account.
+# About {{minutes}} minutes for a careful first pass. Nothing here needs a network or a model account.
 #
 # Each numbered section below brings one of these ideas and the words that go with it. The
 # whole list, for looking a word up later:
@@ -120,16 +122,6 @@ show_table(["role", "round", "status", "summary", "next action"],
 assert [h.role for h in handoffs] == ["planner", "coder", "reviewer", "coder", "reviewer"]
 
 # %% [markdown]
-# Handoffs are contracts too, so they round-trip through JSON like the plan:
-
-# %%
-from agent_team.contracts import Handoff
-
-saved = json.dumps([h.to_dict() for h in handoffs])
-assert [Handoff.from_dict(d) for d in json.loads(saved)] == handoffs
-print(f"{len(handoffs)} handoffs, {len(saved):,} characters of JSON")
-
-# %% [markdown]
 # In the round stepper, each role's handoff shows on its last turn, under **More recorded
 # fields**. `trace_with_handoffs` makes a copy of the trace for display; the trace itself is
 # not changed.
@@ -222,7 +214,8 @@ show_table(["status", "passed", "proposal", "text"], rows, "the gate, one step")
 from agent_team.widgets import Quiz
 
 Quiz(
-    "Step S3 wrote files and ran code, and it succeeded. S1 and S2 succeeded too. What does the gate decide?",
+    "Step S3's risk is execute (it runs code), and it succeeded. S1 and S2, both write, succeeded too. "
+    "What does the gate decide?",
     [
         "It blocks: writing files and executing code are too risky to accept unseen",
         "It asks the user to decide, because a risky step needs a person's approval",
@@ -233,7 +226,7 @@ Quiz(
     "Risk is information for the person accepting the run, not a reason to call finished work "
     "unfinished. The notes say what to check: the diff of the files, the output of what ran.",
     explanations=[
-        "Then every run that writes a file — every useful run — would be blocked. Risk adds notes; "
+        "Then every run that writes a file or runs code — every useful run — would be blocked. Risk adds notes; "
         "only failed, skipped and cancelled steps block.",
         "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
         "not a decision.",
@@ -252,11 +245,11 @@ Quiz(
 # | blocked by | proposal | why |
 # |---|---|---|
 # | a failed step | `retry_step` on it | the failure is known; retrying after a look at it is concrete |
-# | a skipped step | `user_decision`, with an optional retry | a skip was a person's choice; ask them again |
 # | a cancelled step | `resume_plan` from it | the rest of the plan never ran |
+# | a skipped step | `user_decision`, with an optional retry | a skip was a person's choice; ask them again |
 #
-# When several kinds occur, one proposal is chosen, in the order **failed, then cancelled, then
-# skipped**, on the first step of that kind. A failure first, because later steps usually build on
+# When several kinds occur, one proposal is chosen, in the order of the table: **failed, then
+# cancelled, then skipped**, on the first step of that kind. A failure first, because later steps usually build on
 # it; resuming or asking about them before it is fixed would run into it again. A skip last,
 # because it needs a person, and we ask them only when nothing can be done without them. The
 # reasons still list every blocked step.
@@ -281,7 +274,7 @@ assert decision.proposal.step == "S3"
 #
 # The gate above judged outcomes typed in by hand. Here a run produces them.
 # `execute_plan(plan, goal, do_step, approve)` carries out a plan one step at a time: the coder
-# (the *executor* of the notes' tool) gets one `ExecutorContract` per step. A step that only reads
+# (the design notes call this role the *executor*) gets one `ExecutorContract` per step. A step that only reads
 # runs at once; a step that writes files or runs code first asks `approve(contract)`, a person's
 # yes or no. Every change of hands leaves a handoff, as in section 2.
 #
@@ -339,9 +332,10 @@ assert (executed.execution_status, final.status) == ("success", "failed") and pr
 
 # %% [markdown]
 # Nothing has run: the command is text for a person to read. The whole story is saved as **one
-# record**, the plan with its outcomes, every handoff and the review, so the saved plan answers
-# three questions on its own: who planned, what the executor completed or skipped, and what the
-# reviewer recommends. Like every contract it survives a trip through JSON unchanged:
+# record**, the plan with its outcomes, the executor's and the reviewer's handoffs and the review,
+# so the saved run answers three questions on its own: what was planned (with its risks), what the
+# executor completed or skipped, and what the reviewer recommends. Like every contract it survives
+# a trip through JSON unchanged:
 
 # %%
 saved_run = json.dumps(final.to_dict())
@@ -351,7 +345,10 @@ print(f"{len(saved_run):,} characters of JSON; handoffs by", [h.role for h in re
 
 # %% [markdown]
 # The person agrees, and runs the suggested command, saying yes this time. Only S2 runs, and the
-# gate passes it:
+# gate passes it. The retry is a run of its own, judged on its own outcomes: the first run's record
+# stays `failed`, because that is what happened in it. Between the two runs every step is now done,
+# but no gate has judged the pair; whether that is enough to accept the plan is the person's call,
+# with both records in front of them.
 
 # %%
 assert proposal.command == "execute_plan(plan, goal, do_step, approve, steps=['S2'])"
@@ -452,10 +449,10 @@ for mistake in ('[agents.tester]\nmodel = "scripted"', '[agents.coder]\nprompt =
 # <details><summary><b>A choice we made: <code>[agents.executor]</code> is read as the coder</b>
 # (a design note: open it to see why)</summary>
 #
-# > The tool in the design notes
+# > One of the design notes
 # > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. We
 # > could have refused `executor`, to keep one word per role. We accept it instead, as a second
-# > name for the coder's table, so that a configuration written for that tool loads as it is; and
+# > name for the coder's table, so that a configuration written that way loads as it is; and
 # > we keep our one word everywhere else: the slot is still `team["coder"]`, and a configuration
 # > written back out (`to_dict`) says `coder`. Two names for one slot could disagree with each
 # > other, so a file that sets both `[agents.executor]` and `[agents.coder]` is refused.
@@ -527,10 +524,10 @@ print(model.prompts[1].split("\n\n")[-1])
 print(model.prompts[0][:700])
 
 # %% [markdown]
-# That was the start of one prompt. Here is, in full, what each role would be sent on one of its
-# turns in a default run, with the default system prompts: the system prompt, the role tag, the
-# files it may write, its view, and the reply format. Read them as a model would; each is all
-# that role gets to know.
+# That was the start of one prompt. Here is, in full, what the coder would be sent in round 2 of
+# a default run, with the default system prompt: the system prompt, the role tag, the files it may
+# write, its view, and the reply format. Read it as a model would; it is all the coder gets to
+# know. The planner's and the reviewer's prompts have the same parts, cut from their own views.
 
 # %%
 from agent_team.llm import build_prompt
@@ -539,11 +536,15 @@ from agent_team.trace import turns
 
 default_run = supervise()
 turn_of = {(e["role"], e["round"]): e for e in turns(default_run.trace)}
-for role, rnd in (("planner", 0), ("coder", 2), ("reviewer", 1)):
-    prompt = build_prompt(role, GOAL, turn_of[role, rnd]["view"])
-    print(f"======== the {role}'s prompt in round {rnd} ({len(prompt):,} characters) ========")
-    print(prompt, end="\n\n")
+for role, rnd in (("coder", 2), ("planner", 0), ("reviewer", 1)):
+    view = turn_of[role, rnd]["view"]
+    prompt = build_prompt(role, GOAL, view)
     assert prompt.startswith(PROMPTS[role]) and f"Role: {role}" in prompt
+    if role == "coder":
+        print(f"======== the coder's prompt in round {rnd} ({len(prompt):,} characters) ========")
+        print(prompt, end="\n\n")
+    else:
+        print(f"the {role}'s prompt in round {rnd}: {len(prompt):,} characters, its view: {', '.join(view)}")
 
 # %% [markdown]
 # When every attempt fails, the role does nothing this turn and says why, and the team goes on:
@@ -658,27 +659,28 @@ assert [r["agree"] for r in rows] == [True, False, True, False]
 
 # %% tags=["quiz"]
 Quiz(
-    "A model-backed coder replies: message \"all tests pass now\", with a patch to src/fizzbuzz.py. "
-    "What decides whether the run passed?",
+    "A planned run's S2 was skipped. The gate blocks it; the advisory model recommends accept, with "
+    "convincing notes. What happens?",
     [
-        "The coder's message, since a model can check the tests in its own reasoning",
-        "The oracle's report on the repo after the patch landed",
-        "The reviewer's verdict, since the reviewer reads the patch and the plan",
-        "Whether the reply parsed as valid JSON on the first attempt, with no retry",
+        "The run becomes a success: specific, convincing advice overrides a gate that only counts",
+        "The run stays failed, and S2 is retried at once, since a blocked gate proposes a retry",
+        "The run stays failed; the advice is kept beside it, and a person decides what to do about S2",
+        "The run becomes a success once the reviewer role approves, since two reviewers then agree",
     ],
-    1,
-    "The oracle is the only success signal, for fakes and models alike. The message is only words, "
-    "kept in the trace.",
+    2,
+    "The gate decides and the model advises: a skipped step blocks whatever the advice says, the "
+    "proposal (`user_decision` on S2) is text for a person, and nothing runs by itself.",
     explanations=[
-        "A message is text; a model can write anything in it. Control never depends on what a role "
-        "says about its own work.",
+        "Advice never changes the gate's status; that is what makes a wrong recommendation cheap "
+        "(a second look) instead of a wrong success.",
+        "Nothing retries automatically. For a skipped step the gate proposes asking the person who "
+        "skipped it, and even a proposed retry waits for them.",
         None,
-        "The reviewer's verdict is kept in the trace, and on green tests a request for changes is "
-        "overridden. It never turns red tests green.",
-        "Parsing is about whether the reply can be used at all. A perfectly parsed patch can still "
-        "be wrong; only running the tests shows it.",
+        "The gate can only take success away. No verdict, and no number of agreeing opinions, makes "
+        "undone work done.",
     ],
 )
+
 
 # %% [markdown]
 # ## Recap

@@ -13,7 +13,8 @@
 #    typed by hand. Here you read a real run as four steps of work, so that a run whose tests
 #    passed but whose work is incomplete ends with a status of its own: `blocked`.
 #
-# The stepper and the comparison from parts 2 to 4 show *your* team at work. About 45 minutes.
+# The stepper and the comparison from parts 2 to 4 show *your* team at work. About {{minutes}} minutes,
+# most of them for the two exercises.
 #
 # **Words this part uses**
 #
@@ -170,24 +171,25 @@ Hints("6.1")
 from agent_team.widgets import Quiz
 
 Quiz(
-    "Your evidence function returns 'caught!' for every run it is given. Your fault really works and "
-    "the status is right. Why does the grader still fail the eval?",
-    ["'caught!' is too short: the grader wants the round and the refused path in the message",
-     "Evidence must return None on the faulty run and a message on the healthy one",
-     "The grader compares your message, word for word, with the one its reference writes",
-     "It finds evidence in a healthy run too, so the eval would pass even if nothing were caught"],
-    answer=3,
-    explanation="An eval is only worth something if it can fail. Evidence that shows up in every run "
-                "says nothing about yours; it must point at an event only your fault causes.",
+    "Your fault: a coder that writes an empty src/fizzbuzz.py. Which evidence function shows that "
+    "this fault, and not something else, was caught?",
+    ["One that returns the first error any test run reported, whatever that error says",
+     "One that returns an oracle error saying the source defines no fizzbuzz, None otherwise",
+     "One that returns the run's stop reason, which says in words why the run ended",
+     "One that returns 'caught!' for every run, since the fault really is there in yours"],
+    answer=1,
+    explanation="Evidence must be found in the faulty run and nowhere else. Only your empty file makes "
+                "the oracle say the source defines no fizzbuzz; a healthy run never does.",
     explanations=[
-        "Length has nothing to do with it; a short message that names the event is fine.",
-        "It is the other way round: None is the answer for a run with no evidence, such as the healthy "
-        "one. On your faulty run it must return the evidence.",
-        "The grader never compares wording. It checks that your function finds something in your run "
-        "and nothing in a healthy one.",
+        "The healthy team's first cut fails too (fizzbuzz(5) returned '5'), so this finds 'evidence' in "
+        "a healthy run as well, and the eval could not fail.",
         None,
+        "Every run has a stop reason, the healthy one included: it says how the run ended, not that "
+        "your fault was caught.",
+        "Evidence in every run is no evidence: the eval would pass even if your fault did nothing.",
     ],
 )
+
 
 # %% [markdown]
 # ## 2. The whole run through the gate
@@ -274,6 +276,28 @@ Hints("6.2")
 #
 # Every fault of part 4, and yours, with the two endings side by side: what `supervise` says, and
 # what the gate says once your `run_outcomes` has read the run.
+#
+# Before it runs, one row to predict:
+
+# %% tags=["quiz"]
+Quiz(
+    "Before the table runs: part 4's 'coder edits tests' ends with budget, and its code step failed "
+    "(no coder turn landed). What does the gate make of that run?",
+    ["It stays budget: the gate only takes a pass away, and this run never passed",
+     "It becomes blocked: a failed step blocks the run, whatever supervise said",
+     "It becomes pass: the plan, review and tests steps ran, three steps of four",
+     "It becomes failed, the gate's own word for a run whose tests never went green"],
+    answer=0,
+    explanation="The gate can only take success away. A `budget` run has none to take, so it stays "
+                "`budget`; `blocked` is for a run whose tests passed while some work was not done.",
+    explanations=[
+        None,
+        "`blocked` is what the gate makes of a *pass* with undone work. A run that never passed keeps "
+        "the supervisor's ending.",
+        "The gate never grants success, and here the tests step failed too: the tests stayed red.",
+        "`failed` is a step's outcome, not a run's status; a gated run ends `pass`, `budget` or `blocked`.",
+    ],
+)
 
 # %%
 from agent_team.gated import gated
@@ -299,28 +323,8 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # %% [markdown]
 # Where the two columns differ, the tests passed but the work was not all done: a plan that was
 # never written, or a review that never landed. Neither would have shown up in the status alone.
-
-# %% tags=["quiz"]
-Quiz(
-    "The greedy planner's run passes its tests, and the gate blocks it. What is the right reading?",
-    ["The code is correct but the work is incomplete: no plan was written, so it is no full success",
-     "The gate is wrong here: passing tests are the course's only success signal, so it must pass",
-     "The coder cheated somewhere along the way, so the tests should have failed in the first place",
-     "The supervisor should have stopped the whole run the moment the planner's turn was refused"],
-    answer=0,
-    explanation="The two answer different questions. The oracle says the code works; the gate says "
-                "whether every step of the work was done. A blocked run is one to look at, not one to "
-                "throw away: its proposal says which step to retry.",
-    explanations=[
-        None,
-        "The oracle is still the only signal that the *code* works, and the gate never turns red tests "
-        "green. It only refuses to call incomplete work a success.",
-        "The coder did nothing wrong: its patches were legal and correct. The planner's turns were the "
-        "ones refused.",
-        "Stopping on a refused planner turn would end runs that can still succeed (the coder does not "
-        "need the plan here). The supervisor goes on, and the gate reports the missing step at the end.",
-    ],
-)
+# The code of such a run is correct and its work incomplete: a blocked run is one to look at, not
+# one to throw away, and the gate's proposal says which step to retry.
 
 # %% [markdown]
 # <details><summary><b>A choice we made: no fifth role in this part</b> (a design

@@ -5,7 +5,9 @@ Every stored output must render as stored, as JupyterLab with a Jupyter server s
 - printed (stream) text exactly as stored: no "," starting the lines after the first;
 - stored HTML/SVG outputs rendered, not sanitized away (so: as many <svg> drawings as stored);
 - every saved widget rendered from the widget state stored in the notebook: no
-  "Loading widget..." or "Error displaying widget" placeholders.
+  "Loading widget..." or "Error displaying widget" placeholders;
+- in a learner form, no answer before the learner gives it (tools/learner_form.py): no prediction
+  checked against its run ("What happened: ..."), every prediction form's choices open.
 """
 
 from __future__ import annotations
@@ -76,6 +78,22 @@ def _differences(page, streams, svgs, widgets):
     drawn = page.evaluate(JS_COUNT, ".jp-OutputArea-output:not(:has(.jupyter-widgets)) svg")
     if drawn < svgs:
         found.append(f"{svgs} stored SVG drawings, {drawn} rendered (HTML sanitized: notebook not trusted?)")
+    return found
+
+
+JS_DISABLED_CHOICES = "() => document.querySelectorAll('.jp-OutputArea-output .widget-radio-box input:disabled').length"
+REVEALED = "What happened:"
+
+
+def answers_shown(page):
+    """What a learner form shows of a prediction's answer before anything runs (an empty list: nothing)."""
+    found = []
+    revealed = [t for t in page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output") if REVEALED in t]
+    if revealed:
+        found.append(f"{len(revealed)} predictions shown checked against their run, e.g. {revealed[0][:80]!r}")
+    disabled = page.evaluate(JS_DISABLED_CHOICES)
+    if disabled:
+        found.append(f"{disabled} choices of a prediction or quiz shown disabled, as if already answered")
     return found
 
 

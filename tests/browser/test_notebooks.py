@@ -2,8 +2,9 @@
 
 For each notebook: open it in JupyterLite, wait for the Pyodide kernel and check that, before
 anything runs, every stored output shows as stored (tests/browser/first_open.py: no comma-prefixed
-printed lines, stored HTML/SVG rendered, saved widgets rendered, not "Loading widget..."); for the
-learner forms again after a save and a reload. Then run all cells, and check
+printed lines, stored HTML/SVG rendered, saved widgets rendered, not "Loading widget..."), and in the
+learner forms no prediction's answer (none checked, every form open); for the learner forms again
+after a save and a reload. Then run all cells, and check
 - no error output, no printed traceback, run-all went through every code cell;
 - every grader report in the committed outputs (`<Report 'Exercise ...': status, n/m checks>`)
   appears in the browser too, and in the solution forms every report says "passed";
@@ -145,6 +146,8 @@ def test_notebook_runs_in_browser(guarded, site_url, site_path, disk_path, kinds
     idle = driver.open_notebook(page, site_url, site_path)
     assert page.evaluate("crossOriginIsolated"), "the page is not cross-origin isolated: no Interrupt"
     assert not first_open.problems_after_open(page, disk_path), f"{site_path} on first open"
+    if site_path[:2].isdigit():
+        assert not first_open.answers_shown(page), f"{site_path} on first open"
     if site_path[:2].isdigit():  # a learner form: what they see after saving their work and coming back
         # ... to a kernel restored from the snapshot the first visit stored (test_snapshot.py)
         assert driver.wait_snapshot_stored(page) == "stored"

@@ -109,3 +109,33 @@ def test_printed_output_split_by_the_kernel_is_stored_as_one():
                                           stream("stderr", "warning\n"), stream("stdout", "after\n"),
                                           {"output_type": "execute_result", "data": {}},
                                           stream("stdout", "last\n")]
+
+
+def test_the_learner_form_stores_no_answer_to_a_prediction():
+    """tools/learner_form.py: the cells from a prediction to its reveal keep no output in the learner
+    form (the reveal is not even run), nor does a cell tagged "spoiler"; the worked solutions keep all."""
+    text = (
+        "# %%\nprint('the cases')\n"
+        "# %% tags=[\"spoiler\"]\nprint('each one ends with budget')\n"
+        "# %%\nguess = Predict('k', 't', [('q', ['a', 'b'])])\nguess\n"
+        "# %% [markdown]\n# Now run it.\n"
+        "# %%\nrun = supervise()\n"
+        "# %%\nguess.reveal(['a'])\n"
+        "# %%\nprint('after')\n"
+    )
+    cells = tool.parse(text)
+    learner = [c["metadata"].get("tags", []) for c in tool.notebook(cells, solution=False)["cells"]]
+    hidden = ["output-after-run", "nbval-ignore-output"]
+    assert learner == [[], ["spoiler", *hidden], [], [], hidden, [*hidden, "reveal"], []]
+    solution = [c["metadata"].get("tags", []) for c in tool.notebook(cells, solution=True)["cells"]]
+    assert solution == [[], ["spoiler"], [], [], [], [], []]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("# %%\nguess = Predict('k', 't', [('q', ['a', 'b'])])\n# %%\nrun = 1\n", "no later cell reveals"),
+    ("# %%\ng = Predict('k', 't', [('q', ['a', 'b'])])\n# %%\nh = Predict.fault('x')\n# %%\ng.reveal(['a'])\n",
+     "before it is revealed"),
+])
+def test_a_prediction_without_its_reveal_is_refused(text, says):
+    with pytest.raises(ValueError, match=says):
+        tool.notebook(tool.parse(text), solution=False)
