@@ -10,8 +10,9 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from agent_team import course
-from agent_team.classroom import gradebook, points, similarity
+from agent_team.classroom import gradebook, points, similarity, similarity_page
 from agent_team.classroom.collect import collect
+from course_notebooks import without_exercises
 from agent_team.classroom.results import Row, from_result, grid_table, markdown, summary, to_json, to_junit, totals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,10 +161,10 @@ def test_a_renamed_and_reformatted_copy_is_a_pair_and_other_work_is_not():
     (pair,) = report.findings
     assert (pair.kind, pair.first.learner, pair.second.learner, pair.ratio) == ("pair", "cy", "dee", 1.0)
     assert pair.as_written < 0.9                      # renamed: alike only once names and literals are normalised
-    page = similarity.to_html(report)
+    page = similarity_page.to_html(report)
     assert "my own work!" in page and "&quot;failed&quot;" in page and "<h2>Exercise 5.1</h2>" in page
     assert "were not compared" in page
-    assert json.loads(similarity.to_json(report))["findings"][0]["second"]["learner"] == "dee"
+    assert json.loads(similarity_page.to_json(report))["findings"][0]["second"]["learner"] == "dee"
 
 
 def test_the_courses_stub_is_not_attempted_and_its_worked_solution_is_flagged():
@@ -178,13 +179,14 @@ def test_the_courses_stub_is_not_attempted_and_its_worked_solution_is_flagged():
     said = {(f.kind, f.first.learner) for f in report.findings}
     assert said == {("not attempted", "ann"), ("not attempted", "bob"), ("worked solution", "cat"),
                     ("worked solution", "dan")}          # no pairs: the known sources explain them
-    page = similarity.to_html(report)
+    page = similarity_page.to_html(report)
     assert "Not attempted (the course's stub, left as it was): ann, bob." in page
     assert "matches the course's worked solution" in page
 
 
 def test_a_cell_that_is_not_python_is_compared_as_text():
-    cells = [similarity.Cell("a", "3.1", "a", "def run_team(:\n  oops"), similarity.Cell("b", "3.1", "b", "def run_team(:\n oops")]
+    cells = [similarity.Cell("a", "3.1", "a", "def run_team(:\n  oops"),
+             similarity.Cell("b", "3.1", "b", "def run_team(:\n oops")]
     report = similarity.compare(cells)
     assert [f.ratio for f in report.findings] == [1.0] and len(report.unparsed) == 2
 
@@ -196,8 +198,7 @@ def write(path, nb):
 
 def test_a_notebook_of_the_course_without_exercises_is_recognised_with_nothing_to_grade(tmp_path, monkeypatch):
     # the course's own appendix, whatever it is numbered: every notebook the builder made without an exercise
-    empty = [p for p in sorted((ROOT / "notebooks").glob("*.ipynb"))
-             if json.loads(p.read_text())["metadata"]["agent_team"]["part"] not in {e.part for e in course.EXERCISES}]
+    empty = without_exercises()
     assert empty, "the course has an appendix without exercises"
     for path in empty:
         write(tmp_path / "ann" / path.name, json.loads(path.read_text()))

@@ -14,21 +14,20 @@ attempted" (never a pair: every learner starts from the stub), one as close to t
 is flagged as matching it (and not paired either: the solution explains the likeness).
 
 Pure functions: no files, except :func:`known_sources`, which reads the course's notebooks.
+The report as a page or JSON: :mod:`similarity_page`.
 """
 
 import ast
 import builtins
 import difflib
-import html
-import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import course
 from .collect import collect
 
-__all__ = ["Cell", "normalise", "compare", "known_sources", "to_html", "to_json", "THRESHOLD"]
+__all__ = ["Cell", "Finding", "Report", "normalise", "compare", "known_sources", "THRESHOLD"]
 
 THRESHOLD = 0.9
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -136,7 +135,7 @@ class _Rename(ast.NodeTransformer):
         node.name = self._to(node.name)
         return self.generic_visit(node)
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _named
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _named  # noqa: N815 -- ast.NodeTransformer's names
 
     def visit_ExceptHandler(self, node):
         if node.name:
@@ -238,45 +237,3 @@ def known_sources(folder):
         for job in jobs:
             sources.setdefault(job.exercise.id, {})[kind] = job.source
     return sources
-
-
-def to_json(report):
-    return json.dumps({"known_sources_compared": report.known, "findings": [asdict(f) for f in report.findings],
-                       "not_python": [asdict(c) for c in report.unparsed]}, indent=2)
-
-
-def to_html(report, threshold=THRESHOLD):
-    """A page an instructor reads: per exercise, each finding with both cells side by side."""
-    esc = html.escape
-    out = ["<!doctype html><meta charset='utf-8'><title>Similar exercise cells</title><style>",
-           "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;width:100%}",
-           "td,th{border:1px solid #ccc;vertical-align:top;padding:.4em;width:50%}",
-           "pre{margin:0;white-space:pre-wrap;font-size:.85em}</style>",
-           "<h1>Similar exercise cells</h1>",
-           f"<p>Cells compared on their syntax tree, names, literals, comments and formatting normalised; "
-           f"threshold {threshold:g}. <b>ratio</b>: normalised, <b>as written</b>: names and literals kept. "
-           "A likeness is a reason to look, never proof: short, tightly specified cells converge.</p>"]
-    if not report.known:
-        out.append("<p><b>The course's stubs and worked solutions were not compared</b> (no course notebooks "
-                   "found: give <code>--course-notebooks DIR</code>).</p>")
-    if not report.findings:
-        out.append("<p>No two learners' cells are alike at this threshold.</p>")
-    current = None
-    for f in report.findings:
-        if f.exercise != current:
-            current = f.exercise
-            out.append(f"<h2>Exercise {esc(f.exercise)}</h2>")
-            stubs = [g.first.learner for g in report.findings if g.exercise == f.exercise and g.kind == "not attempted"]
-            if stubs:
-                out.append(f"<p>Not attempted (the course's stub, left as it was): {esc(', '.join(stubs))}.</p>")
-        if f.kind == "not attempted":
-            continue
-        what = {"pair": "same cell", "worked solution": "matches the course's worked solution",
-                "not attempted": "the course's stub, not attempted"}[f.kind]
-        out.append(f"<h3>{esc(f.first.learner)} and {esc(f.second.learner)}: {what}, ratio {f.ratio:g}, "
-                   f"as written {f.as_written:g}</h3><table><tr>")
-        for c in (f.first, f.second):
-            out.append(f"<th>{esc(c.learner)} <small>{esc(c.notebook)}</small></th>")
-        out.append("</tr><tr>" + "".join(f"<td><pre>{esc(c.source)}</pre></td>" for c in (f.first, f.second)))
-        out.append("</tr></table>")
-    return "\n".join(out) + "\n"
