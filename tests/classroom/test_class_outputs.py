@@ -161,10 +161,10 @@ def test_a_renamed_and_reformatted_copy_is_a_pair_and_other_work_is_not():
     (pair,) = report.findings
     assert (pair.kind, pair.first.learner, pair.second.learner, pair.ratio) == ("pair", "cy", "dee", 1.0)
     assert pair.as_written < 0.9                      # renamed: alike only once names and literals are normalised
-    page = similarity_page.to_html(report)
+    page = similarity_page.as_html(report)
     assert "my own work!" in page and "&quot;failed&quot;" in page and "<h2>Exercise 5.1</h2>" in page
     assert "were not compared" in page
-    assert json.loads(similarity_page.to_json(report))["findings"][0]["second"]["learner"] == "dee"
+    assert json.loads(similarity_page.as_json(report))["findings"][0]["second"]["learner"] == "dee"
 
 
 def test_the_courses_stub_is_not_attempted_and_its_worked_solution_is_flagged():
@@ -179,7 +179,7 @@ def test_the_courses_stub_is_not_attempted_and_its_worked_solution_is_flagged():
     said = {(f.kind, f.first.learner) for f in report.findings}
     assert said == {("not attempted", "ann"), ("not attempted", "bob"), ("worked solution", "cat"),
                     ("worked solution", "dan")}          # no pairs: the known sources explain them
-    page = similarity_page.to_html(report)
+    page = similarity_page.as_html(report)
     assert "Not attempted (the course's stub, left as it was): ann, bob." in page
     assert "matches the course's worked solution" in page
 

@@ -127,8 +127,8 @@ def main(argv=None):
         cells = [similarity.Cell(j.learner, j.exercise.id, j.notebook, j.source) for j in jobs]
         known = similarity.known_sources(course_notebooks) if course_notebooks else {}
         report = similarity.compare(cells, known, args.similarity_threshold)
-        text = similarity_page.to_json(report) if args.similarity.endswith(".json") else \
-            similarity_page.to_html(report, args.similarity_threshold)
+        text = similarity_page.as_json(report) if args.similarity.endswith(".json") else \
+            similarity_page.as_html(report, args.similarity_threshold)
         Path(args.similarity).write_text(text, encoding="utf-8")
     if not any(r.exercise for r in rows if r.status != "skipped"):
         return 2

@@ -27,7 +27,7 @@ from pathlib import Path
 from .. import course
 from .collect import collect
 
-__all__ = ["Cell", "Finding", "Report", "normalise", "compare", "known_sources", "THRESHOLD"]
+__all__ = ["Cell", "Finding", "Likeness", "normalise", "compare", "known_sources", "THRESHOLD"]
 
 THRESHOLD = 0.9
 TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -53,7 +53,7 @@ class Finding:
 
 
 @dataclass
-class Report:
+class Likeness:
     findings: list = field(default_factory=list)
     known: bool = True   # were the course's stubs and worked solutions compared?
     unparsed: list = field(default_factory=list)   # cells that are not Python: compared as text
@@ -165,8 +165,8 @@ def _similar(a, b):
 
 
 def compare(cells, known=None, threshold=THRESHOLD):
-    """A :class:`Report` over ``cells`` (one per learner and exercise); ``known``: {exercise: {kind: source}}."""
-    report = Report(known=bool(known))
+    """A :class:`Likeness` over ``cells`` (one per learner and exercise); ``known``: {exercise: {kind: source}}."""
+    report = Likeness(known=bool(known))
     by_exercise = {}
     for cell in cells:
         by_exercise.setdefault(cell.exercise, []).append(cell)

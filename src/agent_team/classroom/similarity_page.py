@@ -6,15 +6,15 @@ from dataclasses import asdict
 
 from .similarity import THRESHOLD
 
-__all__ = ["to_html", "to_json"]
+__all__ = ["as_html", "as_json"]
 
 
-def to_json(report):
+def as_json(report):
     return json.dumps({"known_sources_compared": report.known, "findings": [asdict(f) for f in report.findings],
                        "not_python": [asdict(c) for c in report.unparsed]}, indent=2)
 
 
-def to_html(report, threshold=THRESHOLD):
+def as_html(report, threshold=THRESHOLD):
     """A page an instructor reads: per exercise, each finding with both cells side by side."""
     esc = html.escape
     out = ["<!doctype html><meta charset='utf-8'><title>Similar exercise cells</title><style>",
