@@ -133,7 +133,7 @@ def gate(outcomes):
 # the same cell, renamed, recommented, reformatted, with other literal values
 GATE_RENAMED = '''
 def gate(results):
-    # my own work!
+    # my own work! <script>alert(1)</script>
     ORDER = ['skipped',
              'failed']
     for k in ORDER:
@@ -162,7 +162,8 @@ def test_a_renamed_and_reformatted_copy_is_a_pair_and_other_work_is_not():
     assert (pair.kind, pair.first.learner, pair.second.learner, pair.ratio) == ("pair", "cy", "dee", 1.0)
     assert pair.as_written < 0.9                      # renamed: alike only once names and literals are normalised
     page = similarity_page.as_html(report)
-    assert "my own work!" in page and "&quot;failed&quot;" in page and "<h2>Exercise 5.1</h2>" in page
+    assert "my own work! &lt;script&gt;" in page and "<script>" not in page    # learner text is escaped
+    assert '"failed"' in page and "<h2>Exercise 5.1</h2>" in page
     assert "were not compared" in page
     assert json.loads(similarity_page.as_json(report))["findings"][0]["second"]["learner"] == "dee"
 
@@ -211,3 +212,37 @@ def test_a_notebook_of_the_course_without_exercises_is_recognised_with_nothing_t
     rows = [Row(p.learner, p.notebook, p.exercise, p.status, p.message) for p in problems]
     assert "with no exercises" in summary(rows) and "skipped" not in summary(rows)
     assert "nothing to grade" not in grid_table(rows)   # no line per such notebook under the table
+
+
+def test_the_command_line_writes_every_output_and_names_a_path_it_cannot_write(tmp_path, monkeypatch, capsys):
+    from agent_team.classroom import cli
+    said = {"passed": {"status": "passed", "checks": [check("g", True)]},
+            "failed": {"status": "failed", "checks": [check("g", True), check("h", False, "no")]}}
+    # every learner's 5.1 "graded" without Pyodide: the worked solution passes, anything else fails one of two
+    monkeypatch.setattr(cli, "run_jobs", lambda specs, *a, **k: [
+        said["failed" if "NotImplementedError" in s["source"] else "passed"] for s in specs])
+    solution = json.loads((ROOT / "notebooks/solutions/05_real_team.ipynb").read_text())
+    write(tmp_path / "class/ann/05_real_team.ipynb", solution)
+    write(tmp_path / "class/bob/05_real_team.ipynb", json.loads((ROOT / "notebooks/05_real_team.ipynb").read_text()))
+    out = tmp_path / "out"
+    out.mkdir()
+    code = cli.main([str(tmp_path / "class"), "--points", "5.1=4", "--csv", str(out / "g.csv"), "--csv-shape",
+                     "moodle", "--feedback", str(out / "fb"), "--similarity", str(out / "s.html"),
+                     "--junit", str(out / "g.xml"), "--json", str(out / "g.json")])
+    assert code == 1
+    assert (out / "g.csv").read_text().splitlines() == [
+        "Learner,Exercise 5.1: the reviewer gate,Total points", "ann,4,4", "bob,2,2"]
+    assert sorted(p.name for p in (out / "fb").iterdir()) == ["ann.md", "bob.md"]
+    assert "ann and (the course's worked solution)" in (out / "s.html").read_text()
+    assert json.loads((out / "g.json").read_text())["learners"]["bob"] == {"score": 2, "possible": 4}
+    capsys.readouterr()
+    assert cli.main([str(tmp_path / "class"), "--csv", str(tmp_path / "no/such/folder/g.csv")]) == 2
+    assert "could not write" in capsys.readouterr().err
+    assert cli.main([str(tmp_path / "class"), "--gradescope", str(out / "r.json")]) == 2
+    assert "one submission" in capsys.readouterr().err
+    assert cli.main([str(tmp_path / "class/ann"), "--learner", "ann", "--gradescope", str(out / "r.json")]) == 0
+    assert json.loads((out / "r.json").read_text())["score"] == 10
+    for bad, words in [(["--points", "5.1"], "EXERCISE=POINTS"), (["--similarity-threshold", "2"], "0 to 1"),
+                       (["--similarity", "x.html", "--course-notebooks", str(tmp_path)], "no solutions/ folder")]:
+        assert cli.main([str(tmp_path / "class"), *bad]) == 2
+        assert words in capsys.readouterr().err

@@ -110,26 +110,41 @@ def main(argv=None):
     print(grid_table(rows))
     if args.json == "-":
         print(to_json(rows))
-    elif args.json:
-        Path(args.json).write_text(to_json(rows) + "\n", encoding="utf-8")
-    if args.junit:
-        Path(args.junit).write_text(to_junit(rows) + "\n", encoding="utf-8")
-    if args.markdown:
-        with open(args.markdown, "a", encoding="utf-8") as fh:
-            fh.write(markdown(rows))
-    if args.csv:
-        Path(args.csv).write_text(gradebook.to_csv(rows, args.csv_shape), encoding="utf-8", newline="")
-    if args.feedback:
-        gradebook.write_feedback(rows, args.feedback)
-    if args.gradescope:
-        Path(args.gradescope).write_text(gradebook.to_gradescope(rows) + "\n", encoding="utf-8")
-    if args.similarity:
-        cells = [similarity.Cell(j.learner, j.exercise.id, j.notebook, j.source) for j in jobs]
-        known = similarity.known_sources(course_notebooks) if course_notebooks else {}
-        report = similarity.compare(cells, known, args.similarity_threshold)
-        text = similarity_page.as_json(report) if args.similarity.endswith(".json") else \
-            similarity_page.as_html(report, args.similarity_threshold)
-        Path(args.similarity).write_text(text, encoding="utf-8")
+    written = all([_write(args.json if args.json != "-" else None, lambda: to_json(rows) + "\n"),
+                   _write(args.junit, lambda: to_junit(rows) + "\n"),
+                   _write(args.markdown, lambda: markdown(rows), mode="a"),
+                   _write(args.csv, lambda: gradebook.to_csv(rows, args.csv_shape), newline=""),
+                   _write(args.gradescope, lambda: gradebook.to_gradescope(rows) + "\n"),
+                   _write(args.similarity, lambda: _similarity(args, jobs, course_notebooks)),
+                   _write(args.feedback, lambda: gradebook.write_feedback(rows, args.feedback), folder=True)])
+    if not written:
+        return 2
     if not any(r.exercise for r in rows if r.status != "skipped"):
         return 2
     return 0 if all_passed(rows) else 1
+
+
+def _write(path, make, mode="w", newline=None, folder=False):
+    """Write one output (``make`` gives its text, or writes the folder itself); False, said, if it cannot."""
+    if not path:
+        return True
+    try:
+        if folder:
+            make()
+        else:
+            with open(path, mode, encoding="utf-8", newline=newline) as fh:
+                fh.write(make())
+        return True
+    except OSError as err:
+        print(f"agent-team-grade: could not write {path} ({err.strerror or err}): give a path in a folder "
+              "that exists and can be written; the other outputs were written", file=sys.stderr)
+        return False
+
+
+def _similarity(args, jobs, course_notebooks):
+    cells = [similarity.Cell(j.learner, j.exercise.id, j.notebook, j.source) for j in jobs]
+    known = similarity.known_sources(course_notebooks) if course_notebooks else {}
+    report = similarity.compare(cells, known, args.similarity_threshold)
+    if args.similarity.endswith(".json"):
+        return similarity_page.as_json(report)
+    return similarity_page.as_html(report, args.similarity_threshold)

@@ -16,7 +16,8 @@ def as_json(report):
 
 def as_html(report, threshold=THRESHOLD):
     """A page an instructor reads: per exercise, each finding with both cells side by side."""
-    esc = html.escape
+    def esc(text):
+        return html.escape(text, quote=False)   # element text only: no attribute holds learner text
     out = ["<!doctype html><meta charset='utf-8'><title>Similar exercise cells</title><style>",
            "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;width:100%}",
            "td,th{border:1px solid #ccc;vertical-align:top;padding:.4em;width:50%}",
