@@ -100,7 +100,7 @@ def test_feedback_is_one_file_per_learner_with_every_check_and_message(tmp_path)
     assert sorted(p.name for p in paths) == ["a_b_c.md", "ada.md", "ben.md", "cy.md"]
     ben = (tmp_path / "feedback/ben.md").read_text()
     assert "**Total: 7.5 of 20 points.**" in ben
-    assert "**failed** (7.5 of 10 points)" in ben
+    assert "**failed** (7.5 of 10 points), graded from `03.ipynb`." in ben   # the learner's file, not our folders
     for name in ("a", "b", "c", "feedback", "g", "h"):
         assert f"`{name}`: {name} works" in ben
     assert "**FAIL** `feedback`" in ben and "the coder got ''" in ben and "more" in ben

@@ -73,7 +73,8 @@ def feedback(rows, learner):
     earned, possible = totals(rows).get(learner, (0.0, 0.0))
     lines = [f"# Feedback for {learner}", ""]
     if possible:
-        lines += [f"**Total: {fmt(earned)} of {fmt(possible)} points.**", ""]
+        lines += [f"**Total: {fmt(earned)} of {fmt(possible)} points.** A passed exercise earns all its points; "
+                  "one that ran but failed some checks earns the share of its checks that passed.", ""]
     for ex in graded(rows):
         row = found.get((learner, ex))
         head = f"## {_title(ex)}"
@@ -82,7 +83,7 @@ def feedback(rows, learner):
                       "yours had this exercise.", ""]
             continue
         score = f" ({fmt(row.score)} of {fmt(row.points)} points)" if row.points else ""
-        lines += [head, "", f"**{row.status}**{score}, graded from `{row.notebook}`.", ""]
+        lines += [head, "", f"**{row.status}**{score}, graded from `{_file(row.notebook)}`.", ""]
         if row.message:
             lines += [row.message, ""]
         if row.note:
@@ -96,8 +97,14 @@ def feedback(rows, learner):
         lines.append("")
     other = [r for r in mine if not r.exercise]
     if other:
-        lines += ["## Other files", ""] + [f"- `{r.notebook}`: {r.message}" for r in other] + [""]
+        lines += ["## Other files", ""] + [f"- `{_file(r.notebook)}`: {r.message}" for r in other] + [""]
     return "\n".join(lines)
+
+
+def _file(notebook):
+    """``03_supervisor.ipynb`` of ``/home/me/class/ann/03_supervisor.ipynb`` or ``ann.zip:03_supervisor.ipynb``:
+    the learner's file, not the instructor's folders."""
+    return Path(notebook.rsplit(":", 1)[-1] if ".zip:" in notebook else notebook).name
 
 
 def write_feedback(rows, folder):
