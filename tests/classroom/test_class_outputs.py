@@ -246,3 +246,25 @@ def test_the_command_line_writes_every_output_and_names_a_path_it_cannot_write(t
                        (["--similarity", "x.html", "--course-notebooks", str(tmp_path)], "no solutions/ folder")]:
         assert cli.main([str(tmp_path / "class"), *bad]) == 2
         assert words in capsys.readouterr().err
+
+
+def test_a_notebook_of_a_part_that_was_renumbered_is_not_graded_as_the_new_part(tmp_path, monkeypatch):
+    # The appendix, whatever its number N, once the course gives part N exercises (as a new part 7 did to
+    # 07_frameworks): a learner's old appendix is not that new part with every exercise missing.
+    from agent_team.classroom import collect as collecting
+    from agent_team.classroom import exercises
+    old = without_exercises()[0]
+    number = json.loads(old.read_text())["metadata"]["agent_team"]["part"]
+    new_part = course.Part(number, f"Part {number}: new", f"{number:02d}_brand_new")
+    new_exercise = course.Exercise(f"{number}.1", "new", "grade_gate", "brand_new")
+    monkeypatch.setattr(course, "PARTS", course.PARTS + (new_part,))
+    monkeypatch.setattr(exercises, "EXERCISES", exercises.EXERCISES + (new_exercise,))
+    monkeypatch.setattr(collecting, "EXERCISES", exercises.EXERCISES)
+    write(tmp_path / "ann" / old.name, json.loads(old.read_text()))
+    write(tmp_path / "ann" / f"{new_part.notebook}.ipynb", {"cells": [], "metadata": {"agent_team": {"part": number}}})
+    jobs, problems = collect([tmp_path])
+    said = {Path(p.notebook).name: (p.status, p.exercise, p.message) for p in problems}
+    assert jobs == [] and len(said) == 2
+    status, _, message = said[old.name]
+    assert status == "no exercises" and "older version of the course" in message
+    assert said[f"{new_part.notebook}.ipynb"][:2] == ("missing", f"{number}.1")   # the new part's own notebook

@@ -141,9 +141,8 @@ def _part(label, nb, cells):
     for exercise in EXERCISES:
         if any(cell_tag(exercise.id) in tags for _, tags in cells):
             return exercise.part
-    name = Path(label.split(":")[-1]).stem
     for part in course.PARTS:  # "03_supervisor (1)" too: a browser's name for a second download
-        if name.startswith(part.notebook):
+        if _stem(label).startswith(part.notebook):
             return part.number
     for exercise in EXERCISES:
         if any(_defines(text, exercise.defines) for text, _ in cells):
@@ -178,7 +177,21 @@ def _exercises(who, label, nb):
         if len(tagged) > 1:
             note = f"{len(tagged)} cells hold exercise {exercise.id}; graded the last one"
         jobs.append(Job(who, label, exercise, _plain_python(tagged[-1]), note))
+    own = next((p.notebook for p in course.PARTS if p.number == part), None)
+    if not jobs and not (own and _stem(label).startswith(own)):
+        # Stamped with a part number, but neither that part's name nor any of its exercises: a notebook of
+        # an older version of the course whose part was renumbered (07_frameworks, once part 7 changed).
+        return [], [Problem(who, label, "", "no exercises",
+                            f"stamped as part {part}, but not named {own or 'as a part of the course'} and holding "
+                            f"none of its exercises ({', '.join(e.id for e in for_part(part))}): a notebook of "
+                            "an older version of the course, or one whose exercise cells were deleted? "
+                            "nothing to grade")]
     return jobs, problems
+
+
+def _stem(label):
+    """``03_supervisor`` of ``class/ann/03_supervisor.ipynb`` or ``ann.zip:notebooks/03_supervisor.ipynb``."""
+    return Path(label.split(":")[-1]).stem
 
 
 def _defines(text, name):
