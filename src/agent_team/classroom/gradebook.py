@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .. import course
 from .points import fmt
-from .results import best, graded, totals
+from .results import best, exercises_graded, totals
 
 __all__ = ["SHAPES", "to_csv", "feedback", "write_feedback", "to_gradescope"]
 
@@ -46,7 +46,7 @@ def to_csv(rows, shape="canvas"):
     """The class's gradebook as CSV text (``shape``: one of SHAPES)."""
     if shape not in SHAPES:
         raise ValueError(f"no gradebook shape {shape!r}: choose one of {', '.join(SHAPES)}")
-    used, found, sums = graded(rows), best(rows), totals(rows)
+    used, found, sums = exercises_graded(rows), best(rows), totals(rows)
     titles = [_title(ex) for ex in used] + [TOTAL]
     out = io.StringIO()
     table = csv.writer(out, lineterminator="\r\n")   # RFC 4180, as spreadsheets write it
@@ -75,7 +75,7 @@ def feedback(rows, learner):
     if possible:
         lines += [f"**Total: {fmt(earned)} of {fmt(possible)} points.** A passed exercise earns all its points; "
                   "one that ran but failed some checks earns the share of its checks that passed.", ""]
-    for ex in graded(rows):
+    for ex in exercises_graded(rows):
         row = found.get((learner, ex))
         head = f"## {_title(ex)}"
         if row is None:
@@ -132,7 +132,7 @@ def to_gradescope(rows):
                          "or give --learner NAME")
     found = best(rows)
     tests = []
-    for ex in graded(rows):
+    for ex in exercises_graded(rows):
         row = next((r for (who, e), r in found.items() if e == ex), None)
         words = [row.status] + [f"{_MARK.get(c.get('passed'))} {c.get('name')}: {c.get('requirement', '')}"
                                 + (f"\n    {c['detail']}" if c.get("passed") is False and c.get("detail") else "")

@@ -11,7 +11,7 @@ from xml.etree import ElementTree as ET
 from .exercises import EXERCISES
 from .points import fmt
 
-__all__ = ["Row", "all_passed", "best", "graded", "grid_table", "markdown", "to_json", "to_junit", "summary",
+__all__ = ["Row", "all_passed", "best", "exercises_graded", "grid_table", "markdown", "to_json", "to_junit", "summary",
            "totals"]
 
 # Worst last: when one learner hands in an exercise twice, the table shows the better one.
@@ -78,7 +78,7 @@ def all_passed(rows):
     return bool(rows) and all(r.passed or r.status in ("skipped", "no exercises") for r in rows)
 
 
-def graded(rows):
+def exercises_graded(rows):
     """The exercises this class was graded on (any learner handed one in), in course order."""
     order = [e.id for e in EXERCISES]
     return sorted({r.exercise for r in rows if r.exercise}, key=lambda x: order.index(x) if x in order else 99)
@@ -96,7 +96,7 @@ def best(rows):
 
 def totals(rows):
     """``{learner: (earned, possible)}`` over the exercises graded: one not handed in earns 0 of its points."""
-    used, found = graded(rows), best(rows)
+    used, found = exercises_graded(rows), best(rows)
     possible = {ex: max((r.points for r in rows if r.exercise == ex), default=0.0) for ex in used}
     return {who: (round(sum(found[(who, ex)].score for ex in used if (who, ex) in found), 2),
                   sum(possible.values()))
@@ -105,7 +105,7 @@ def totals(rows):
 
 def _grid(rows):
     """The exercises graded (course order), and one line per learner: its name, each exercise's cell, a total."""
-    used, found = graded(rows), best(rows)
+    used, found = exercises_graded(rows), best(rows)
     scored = any(r.points for r in rows)
     sums = totals(rows)
     body = []
@@ -155,8 +155,8 @@ def summary(rows):
     skipped = sum(r.status == "skipped" for r in rows)
     empty = sum(r.status == "no exercises" for r in rows)
     if any(r.points for r in rows):
-        earned = sum(r.score for r in best(rows).values())
-        words.append(f"{fmt(earned)} of {fmt(sum(p for _, p in totals(rows).values()))} points")
+        sums = totals(rows).values()
+        words.append(f"{fmt(sum(s for s, _ in sums))} of {fmt(sum(p for _, p in sums))} points")
     if unread:
         words.append(f"{unread} file(s) could not be read")
     if skipped:
