@@ -26,6 +26,7 @@ class Exercise:
     title: str        # its one title: the notebook's heading, its report, the progress widget
     grader: str       # the function in agent_team.grading that grades it
     defines: str      # what the learner's exercise cell defines, and the grader is given
+    points: int = 10  # what it is worth when a class is graded (agent-team-grade; docs/teachers.md)
 
     @property
     def part(self):

@@ -237,12 +237,12 @@ def test_every_exercise_of_the_course_is_graded_with_the_courses_own_row():
 def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):
     from agent_team.classroom import cli
     from agent_team.classroom.results import Row
-    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "x.ipynb", "5.1", "passed")])
+    monkeypatch.setattr(cli, "grade_collected", lambda *a, **k: [Row("ann", "x.ipynb", "5.1", "passed")])
     assert cli.main([str(tmp_path)]) == 0
-    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "x.ipynb", "5.1", "passed"),
+    monkeypatch.setattr(cli, "grade_collected", lambda *a, **k: [Row("ann", "x.ipynb", "5.1", "passed"),
                                                   Row("ann", "y.ipynb", "", "skipped", "not ours")])
     assert cli.main([str(tmp_path)]) == 0
-    monkeypatch.setattr(cli, "grade", lambda *a: [Row("ann", "y.ipynb", "", "skipped", "not ours")])
+    monkeypatch.setattr(cli, "grade_collected", lambda *a, **k: [Row("ann", "y.ipynb", "", "skipped", "not ours")])
     assert cli.main([str(tmp_path)]) == 2            # nothing of this course was found
 
 

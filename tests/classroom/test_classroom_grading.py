@@ -304,11 +304,11 @@ def test_the_command_line_writes_json_junit_markdown_and_the_exit_code(graded, t
                  "--markdown", str(tmp_path / "summary.md")])
     out = capsys.readouterr().out
     assert code == 1                                 # 5.1 passed, but a file could not be read
-    assert out.splitlines()[2].split() == ["ann", "pass"]
+    assert out.splitlines()[2].split() == ["ann", "pass", "10/10", "10/10"]
     assert "broken JSON" in out
     results = json.loads((tmp_path / "r.json").read_text())["results"]
     assert [(r["exercise"], r["status"]) for r in results] == [("", "unreadable"), ("5.1", "passed")]
     assert 'errors="1"' in (tmp_path / "r.xml").read_text()
-    assert "| ann | pass |" in (tmp_path / "summary.md").read_text()
+    assert "| ann | pass 10/10 | 10/10 |" in (tmp_path / "summary.md").read_text()
     assert main([str(tmp_path / "nothing-here")]) == 2
 

@@ -12,12 +12,12 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import course
 from .exercises import EXERCISES, cell_tag, for_part
 
 __all__ = ["Job", "Problem", "collect"]
 
 COURSE = "agent_team"          # the key of the course's notebook metadata
-PART_FILE = re.compile(r"^0?(\d)_")   # 03_supervisor.ipynb -> part 3
 MAGIC = re.compile(r"^(\s*)[%!]")     # IPython-only lines: plain Python cannot run them
 
 
@@ -35,7 +35,7 @@ class Problem:
     learner: str
     notebook: str
     exercise: str      # "" when the whole notebook is the problem
-    status: str        # "missing", "unreadable", "skipped"
+    status: str        # "missing", "unreadable", "no exercises", "skipped"
     message: str
 
 
@@ -128,17 +128,22 @@ def _cells(nb):
 
 
 def _part(label, nb, cells):
-    """Which part of the course this notebook is, or None when it is not one of ours."""
+    """Which part of the course this notebook is, or None when it is not one of ours.
+
+    Everything comes from the course's table (course.py): the part the course's builder stamps
+    in the notebook's metadata, the notebook names of its parts, and its exercises' tags and
+    definitions. A part the table adds is recognised with no change here.
+    """
     meta = nb.get("metadata")
     meta = meta.get(COURSE) if isinstance(meta, dict) else None
-    if isinstance(meta, dict) and meta.get("part") in {e.part for e in EXERCISES}:
-        return meta["part"]
+    if isinstance(meta, dict) and isinstance(meta.get("part"), int) and not isinstance(meta["part"], bool):
+        return meta["part"]   # the builder stamps every notebook of the course, appendix included
     for exercise in EXERCISES:
         if any(cell_tag(exercise.id) in tags for _, tags in cells):
             return exercise.part
-    match = PART_FILE.match(Path(label.split(":")[-1]).name)
-    if match and int(match[1]) in {e.part for e in EXERCISES}:
-        return int(match[1])
+    for part in course.PARTS:  # "03_supervisor (1)" too: a browser's name for a second download
+        if _stem(label).startswith(part.notebook):
+            return part.number
     for exercise in EXERCISES:
         if any(_defines(text, exercise.defines) for text, _ in cells):
             return exercise.part
@@ -152,6 +157,9 @@ def _exercises(who, label, nb):
         return [], [Problem(who, label, "", "skipped",
                             "not a notebook of this course: it has no agent_team metadata, no cell "
                             "tagged exercise-N.M and defines none of the exercises; nothing graded")]
+    if not for_part(part):
+        return [], [Problem(who, label, "", "no exercises",
+                            f"a notebook of this course (part {part}) with no exercises: nothing to grade")]
     jobs, problems = [], []
     for exercise in for_part(part):
         tagged = [text for text, tags in cells if cell_tag(exercise.id) in tags]
@@ -169,7 +177,21 @@ def _exercises(who, label, nb):
         if len(tagged) > 1:
             note = f"{len(tagged)} cells hold exercise {exercise.id}; graded the last one"
         jobs.append(Job(who, label, exercise, _plain_python(tagged[-1]), note))
+    own = next((p.notebook for p in course.PARTS if p.number == part), None)
+    if not jobs and not (own and _stem(label).startswith(own)):
+        # Stamped with a part number, but neither that part's name nor any of its exercises: a notebook of
+        # an older version of the course whose part was renumbered (07_frameworks, once part 7 changed).
+        return [], [Problem(who, label, "", "no exercises",
+                            f"stamped as part {part}, but not named {own or 'as a part of the course'} and holding "
+                            f"none of its exercises ({', '.join(e.id for e in for_part(part))}): a notebook of "
+                            "an older version of the course, or one whose exercise cells were deleted? "
+                            "nothing to grade")]
     return jobs, problems
+
+
+def _stem(label):
+    """``03_supervisor`` of ``class/ann/03_supervisor.ipynb`` or ``ann.zip:notebooks/03_supervisor.ipynb``."""
+    return Path(label.split(":")[-1]).stem
 
 
 def _defines(text, name):

@@ -1,6 +1,7 @@
-"""A class's grades as rows, and the three ways to show them: a text table, JSON, JUnit XML.
+"""A class's grades as rows, and the ways to show them: a text table, Markdown, JSON, JUnit XML.
 
-Pure functions of the rows (no files, no processes), so they are tested without Node.
+Pure functions of the rows (no files, no processes), so they are tested without Node. Points
+(possible and earned) are set on the rows by :func:`points.apply`; rows without points show none.
 """
 
 import json
@@ -8,12 +9,15 @@ from dataclasses import asdict, dataclass, field
 from xml.etree import ElementTree as ET
 
 from .exercises import EXERCISES
+from .points import fmt
 
-__all__ = ["Row", "all_passed", "grid_table", "markdown", "to_json", "to_junit", "summary"]
+__all__ = ["Row", "all_passed", "best", "exercises_graded", "grid_table", "markdown", "to_json", "to_junit", "summary",
+           "totals"]
 
 # Worst last: when one learner hands in an exercise twice, the table shows the better one.
 RANK = ("passed", "failed", "not implemented", "timed out", "too much output", "out of memory",
-        "error", "crashed", "missing", "unreadable", "skipped")
+        "error", "crashed", "missing", "unreadable", "no exercises", "skipped")
+QUIET = ("passed", "no exercises")   # statuses that need no line under the table
 
 
 @dataclass
@@ -27,16 +31,20 @@ class Row:
     note: str = ""
     seconds: float = 0.0
     checks: list = field(default_factory=list)
+    points: float = 0.0    # what the exercise is worth (0: not scored)
+    score: float = 0.0     # what this result earned of it (points.py says how)
 
     @property
     def passed(self):
         return self.status == "passed"
 
     def cell(self):
-        """The table's short text for this exercise."""
+        """The table's short text for this exercise, with its points when it has them."""
         if self.status == "failed" and self.first_failure:
-            return "FAIL " + self.first_failure.split(":", 1)[0]
-        return {"passed": "pass", "failed": "FAIL"}.get(self.status, self.status)
+            text = "FAIL " + self.first_failure.split(":", 1)[0]
+        else:
+            text = {"passed": "pass", "failed": "FAIL"}.get(self.status, self.status)
+        return f"{text} {fmt(self.score)}/{fmt(self.points)}" if self.points else text
 
     def detail(self):
         text = self.first_failure if self.status == "failed" else self.message
@@ -67,20 +75,46 @@ _MESSAGES = {
 
 
 def all_passed(rows):
-    return bool(rows) and all(r.passed or r.status == "skipped" for r in rows)
+    return bool(rows) and all(r.passed or r.status in ("skipped", "no exercises") for r in rows)
+
+
+def exercises_graded(rows):
+    """The exercises this class was graded on (any learner handed one in), in course order."""
+    order = [e.id for e in EXERCISES]
+    return sorted({r.exercise for r in rows if r.exercise}, key=lambda x: order.index(x) if x in order else 99)
+
+
+def best(rows):
+    """``{(learner, exercise): row}``: a learner's best result of each exercise (handed in twice: the better)."""
+    found = {}
+    for r in rows:
+        key = (r.learner, r.exercise)
+        if key not in found or (RANK.index(r.status), -r.score) < (RANK.index(found[key].status), -found[key].score):
+            found[key] = r
+    return found
+
+
+def totals(rows):
+    """``{learner: (earned, possible)}`` over the exercises graded: one not handed in earns 0 of its points."""
+    used, found = exercises_graded(rows), best(rows)
+    possible = {ex: max((r.points for r in rows if r.exercise == ex), default=0.0) for ex in used}
+    return {who: (round(sum(found[(who, ex)].score for ex in used if (who, ex) in found), 2),
+                  sum(possible.values()))
+            for who in sorted({r.learner for r in rows})}
 
 
 def _grid(rows):
-    """The exercises graded (course order), and one line per learner: its name, then each exercise's cell."""
-    order = [e.id for e in EXERCISES]
-    used = sorted({r.exercise for r in rows if r.exercise}, key=lambda x: order.index(x) if x in order else 99)
-    best = {}
-    for r in rows:
-        key = (r.learner, r.exercise)
-        if key not in best or RANK.index(r.status) < RANK.index(best[key].status):
-            best[key] = r
-    return used, [[who, *[best[(who, ex)].cell() if (who, ex) in best else "-" for ex in used]]
-                  for who in sorted({r.learner for r in rows})]
+    """The exercises graded (course order), and one line per learner: its name, each exercise's cell, a total."""
+    used, found = exercises_graded(rows), best(rows)
+    scored = any(r.points for r in rows)
+    sums = totals(rows)
+    body = []
+    for who in sorted({r.learner for r in rows}):
+        line = [who, *[found[(who, ex)].cell() if (who, ex) in found else "-" for ex in used]]
+        if scored:
+            line.append(f"{fmt(sums[who][0])}/{fmt(sums[who][1])}")
+        body.append(line)
+    return used + (["total"] if scored else []), body
 
 
 def grid_table(rows):
@@ -92,7 +126,7 @@ def grid_table(rows):
     lines.insert(1, "  ".join("-" * w for w in widths))
     notes = [f"{r.learner} {r.exercise or '(notebook)'} [{r.notebook}]: {r.detail()}"
              for r in sorted(rows, key=lambda r: (r.learner, r.exercise))
-             if (not r.passed or r.note) and r.detail()]
+             if (r.status not in QUIET or r.note) and r.detail()]
     if notes:
         lines += ["", *notes]
     lines += ["", summary(rows)]
@@ -105,7 +139,7 @@ def markdown(rows):
     out = ["| learner | " + " | ".join(used) + " |", "|---" * (len(used) + 1) + "|"]
     out += ["| " + " | ".join(_md(c) for c in line) + " |" for line in body]
     details = [f"- **{_md(r.learner)} {r.exercise or 'notebook'}**: {_md(r.detail())}"
-               for r in rows if not r.passed and r.detail()]
+               for r in rows if r.status not in QUIET and r.detail()]
     return "\n".join(out + ([""] + details if details else []) + ["", summary(rows), ""])
 
 
@@ -119,15 +153,22 @@ def summary(rows):
     words = [f"{passed} of {len(graded)} exercises passed"]
     unread = sum(r.status == "unreadable" for r in rows)
     skipped = sum(r.status == "skipped" for r in rows)
+    empty = sum(r.status == "no exercises" for r in rows)
+    if any(r.points for r in rows):
+        sums = totals(rows).values()
+        words.append(f"{fmt(sum(s for s, _ in sums))} of {fmt(sum(p for _, p in sums))} points")
     if unread:
         words.append(f"{unread} file(s) could not be read")
     if skipped:
         words.append(f"{skipped} notebook(s) skipped (not from this course)")
+    if empty:
+        words.append(f"{empty} notebook(s) of the course with no exercises")
     return "; ".join(words) + "."
 
 
 def to_json(rows):
-    return json.dumps({"passed": all_passed(rows), "summary": summary(rows),
+    learners = {who: {"score": s, "possible": p} for who, (s, p) in totals(rows).items()}
+    return json.dumps({"passed": all_passed(rows), "summary": summary(rows), "learners": learners,
                        "results": [{**asdict(r), "passed": r.passed} for r in rows]}, indent=2)
 
 
@@ -135,23 +176,36 @@ def _junit_kind(row):
     """What JUnit calls this row: None (passed), "skipped", "failure" (the code is wrong) or "error"."""
     if row.passed:
         return None
-    return {"skipped": "skipped", "failed": "failure", "not implemented": "failure"}.get(row.status, "error")
+    return {"skipped": "skipped", "no exercises": "skipped", "failed": "failure",
+            "not implemented": "failure"}.get(row.status, "error")
 
 
 def to_junit(rows):
     """JUnit XML: one test suite per learner, one test case per exercise."""
     suites = ET.Element("testsuites", name="agent_team.grade")
+    sums = totals(rows)
     for who in sorted({r.learner for r in rows}):
         mine = [r for r in rows if r.learner == who]
         kinds = [_junit_kind(r) for r in mine]
         suite = ET.SubElement(suites, "testsuite", name=who, tests=str(len(mine)),
                               failures=str(kinds.count("failure")), errors=str(kinds.count("error")),
                               skipped=str(kinds.count("skipped")))
+        if any(r.points for r in rows):
+            _properties(suite, score=sums[who][0], points=sums[who][1])
         for r, kind in zip(mine, kinds):
             case = ET.SubElement(suite, "testcase", classname=who, name=f"exercise {r.exercise or '-'} "
                                  f"[{r.notebook}]", time=f"{r.seconds:.3f}")
+            if r.points:
+                _properties(case, score=r.score, points=r.points)
             if kind == "skipped":
                 ET.SubElement(case, "skipped", message=r.message)
             elif kind:
                 ET.SubElement(case, kind, message=r.detail() or r.status, type=r.status)
     return ET.tostring(suites, encoding="unicode")
+
+
+def _properties(element, **values):
+    """JUnit has no points: they go in <properties>, which CI systems that read JUnit keep."""
+    props = ET.SubElement(element, "properties")
+    for name, value in values.items():
+        ET.SubElement(props, "property", name=name, value=fmt(value))
