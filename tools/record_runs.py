@@ -26,12 +26,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from agent_team import views  # noqa: E402 -- after the path, so this checkout's engine is used
-from agent_team.advice import compare_reviewers  # noqa: E402
-from agent_team.llm import llm_policy  # noqa: E402
-from agent_team.models import openai_chat  # noqa: E402
-from agent_team.recordings import FOLDER, GATE_CASES, PLANTED  # noqa: E402
-from agent_team.repo import SRC_PATH, initial_repo  # noqa: E402
-from agent_team.supervisor import supervise  # noqa: E402
+from agent_team.advice import compare_reviewers  # noqa: E402 -- the path is set above
+from agent_team.llm import llm_policy  # noqa: E402 -- the path is set above
+from agent_team.models import openai_chat  # noqa: E402 -- the path is set above
+from agent_team.recordings import FOLDER, GATE_CASES, PLANTED  # noqa: E402 -- the path is set above
+from agent_team.repo import SRC_PATH, initial_repo  # noqa: E402 -- the path is set above
+from agent_team.supervisor import supervise  # noqa: E402 -- the path is set above
 
 EVERY_ROLE = ("planner", "coder", "reviewer")
 

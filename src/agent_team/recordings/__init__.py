@@ -1,6 +1,6 @@
 """Recorded runs of real models, as data: what a model really answered, replayed without a network.
 
-    rec = load("team")                 # src/agent_team/recordings/team.json
+    rec = load_recording("team")                 # src/agent_team/recordings/team.json
     print(rec.label_text())            # which model, its size, settings, server and date
     run = rec.replay()                 # the same supervisor, the model's slot filled by the recording
     RoundStepper(run)                  # shown like any run
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..llm import ScriptedModel, llm_policy
 
-__all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load", "names"]
+__all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load_recording", "recording_names"]
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -95,8 +95,9 @@ class Recording:
     def label_text(self):
         """Where this came from, in one line: shown wherever the recording is shown."""
         lab, s = self.label, self.label["settings"]
+        seed = "none (greedy decoding)" if s["seed"] is None else s["seed"]
         text = (f"recorded: {lab['model']}, {lab['size']}, {lab['quantisation']}; temperature {s['temperature']:g}, "
-                f"max_tokens {s['max_tokens']}, seed {'none (greedy decoding)' if s['seed'] is None else s['seed']}; {lab['server']}; {lab['date']}")
+                f"max_tokens {s['max_tokens']}, seed {seed}; {lab['server']}; {lab['date']}")
         if self.mismatches:
             text += (f" | replayed with {len(self.mismatches)} prompt(s) unlike the recorded ones: "
                      "those replies answered other prompts")
@@ -134,14 +135,14 @@ class Recording:
                 for c in self.calls]
 
 
-def names():
+def recording_names():
     """The recordings shipped with the course."""
     return sorted(p.stem for p in FOLDER.glob("*.json"))
 
 
-def load(name):
-    """The recording ``name`` (one of :func:`names`), read from the package's data."""
-    if not isinstance(name, str) or name not in names():
-        raise ValueError(f"no recording named {name!r}; the course has {', '.join(names()) or 'none'}")
+def load_recording(name):
+    """The recording ``name`` (one of :func:`recording_names`), read from the package's data."""
+    if not isinstance(name, str) or name not in recording_names():
+        raise ValueError(f"no recording named {name!r}; the course has {', '.join(recording_names()) or 'none'}")
     text = resources.files(__name__).joinpath(f"{name}.json").read_text(encoding="utf-8")
     return Recording(json.loads(text))

@@ -14,7 +14,7 @@ from ..models.connection import check_connection
 from ..render.connect import connect_html, connect_text
 from .base import ROW_LAYOUT, Base, button, controls
 
-__all__ = ["Connect", "PROVIDERS"]
+__all__ = ["Connect", "PROVIDERS", "show_label"]
 
 PROVIDERS = {"OpenAI-compatible": "https://api.openai.com/v1", "Anthropic": "https://api.anthropic.com/v1"}
 LOCAL = ("http://127.0.0.1", "http://localhost")  # a local server usually needs no key
@@ -112,3 +112,11 @@ class Connect(Base):
     def text(self):
         return connect_text(*self._status())
 
+
+
+def show_label(recording):
+    """Display where a recording's replies came from (its label): above everything shown of it."""
+    from ..render.connect import recorded_label_html
+    from .base import Rich, package_attr
+    text = recording.label_text()
+    package_attr("show")(Rich(recorded_label_html(text), text))
