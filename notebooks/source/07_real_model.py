@@ -128,7 +128,10 @@ RoundStepper(coder_run)
 
 # %% [markdown]
 # *Live:* the same team with your model as the coder. A stronger model may pass; a weak one
-# fails the same way. The run's ending comes from the oracle either way.
+# fails the same way. The run's ending comes from the oracle either way. `seconds=` is a limit in
+# two places, on two things: on `llm_policy` it bounds *one call* to the model (60 s); on
+# `supervise` it bounds *one whole turn*, every retry included, so it must be above
+# (1 + retries) × 60 = 180 s, or a slow model's last retry is cut off.
 
 # %%
 if LIVE:

@@ -68,9 +68,9 @@ def check_connection(model, seconds=30.0):
     """Call ``model`` once with a tiny prompt; a :class:`Connection`, never an exception."""
     if not callable(model):
         raise TypeError(f"model must be a model from openai_chat or anthropic_messages, not {type(model).__name__}")
-    started = time.monotonic()
+    started, limited = time.monotonic(), _limited(model, seconds)
     try:
-        reply = _limited(model, seconds)(PROMPT)
+        reply = limited(PROMPT)
     except ModelError as err:
         kind, words = diagnose(err)
         return Connection(False, kind, words, round(time.monotonic() - started, 2))
@@ -79,7 +79,7 @@ def check_connection(model, seconds=30.0):
         return Connection(False, "request", f"the model raised {describe_error(err)}",
                           round(time.monotonic() - started, 2))
     took = round(time.monotonic() - started, 2)
-    usage = getattr(model, "last_usage", None)
+    usage = getattr(limited, "last_usage", None)
     said = reply if isinstance(reply, str) else repr(reply)
     return Connection(True, "ok", f"the model answered in {took:g} s: {said[:80]!r}", took, usage)
 
