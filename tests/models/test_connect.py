@@ -7,7 +7,6 @@ import socket
 
 import pytest
 
-from agent_team import progress
 from agent_team import widgets as W
 from agent_team.llm import llm_policy
 from agent_team.models.connection import check_connection
@@ -114,7 +113,8 @@ def test_the_key_is_never_stored(faults, typed, tmp_path, monkeypatch):
     for where, text in [("the form's widget state", _widget_state(c.widget)), ("its html", c.html),
                         ("its text", c.text), ("its repr", repr(c)), ("the model's repr", repr(model)),
                         ("the connection", repr(c.connection)), ("the trace", json.dumps(run.trace, default=str)),
-                        ("the rendering", connect_html("p", "u", "m", c.connection) + connect_text("p", "u", "m", c.connection))]:
+                        ("the rendering", connect_html("p", "u", "m", c.connection)
+                         + connect_text("p", "u", "m", c.connection))]:
         assert KEY not in text and tail not in text, where
     assert KEY not in json.dumps({k: v for k, v in vars(c).items() if k != "model"}, default=repr)
     assert "<hidden>" in json.dumps(run.trace, default=str)  # the echo was there, scrubbed
