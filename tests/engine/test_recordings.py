@@ -90,6 +90,8 @@ def test_what_cannot_be_replayed_says_what_to_do_instead():
 
 
 def test_the_wheel_the_site_ships_includes_every_recording():
+    if not (ROOT / "pyproject.toml").exists():  # the Pyodide run copies the engine and its tests only
+        pytest.skip("pyproject.toml is not in this copy of the repository")
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["agent_team.recordings"]
     files = [p.name for p in FOLDER.iterdir() if p.suffix == ".json"]
