@@ -83,6 +83,8 @@ def test_a_working_model_is_connected_and_the_key_asked_once(faults, typed):
     assert model is c.model and c.connection.ok and c.connection.kind == "ok" and len(typed) == 1
     assert c.connection.usage["prompt_tokens"] > 0
     assert "connected" in c.text and c.test().ok and len(typed) == 1  # the button reuses the model's key
+    c._inputs["model"].value = "another"  # typed into the form: that model is not connected yet
+    assert c.model is None and "not tested yet" in c.text
     anthropic = form(f"{faults.url}/ok/v1", provider="Anthropic").connect(seconds=10)
     assert anthropic is not None and "ANTHROPIC_API_KEY" in typed[-1]
 

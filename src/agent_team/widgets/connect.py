@@ -36,6 +36,8 @@ class Connect(Base):
                                      placeholder=PROVIDERS[provider] + "  or  http://127.0.0.1:8080/v1"),
                 "model": ipw.Text(value=model, description="model", placeholder="gpt-4o-mini, claude-..., smollm2"),
             }
+            for control in self._inputs.values():  # a changed form names another model: connect again
+                control.observe(lambda _change: self._changed(), names="value")
             self._view = ipw.HTML(value="")
             test = button("test connection", "Call the model made in the next cell once, with a tiny prompt",
                           self.test, "plug")
@@ -100,6 +102,10 @@ class Connect(Base):
             self.connection = check_connection(self.model, seconds=min(self.model.seconds, 60.0))
         self._show()
         return self.connection
+
+    def _changed(self):
+        self.model, self.connection = None, None
+        self._show()
 
     def _status(self):
         return (self.value("provider"), self.value("base_url") or PROVIDERS[self.value("provider")],
