@@ -270,9 +270,11 @@ print(f"prompt tokens over the run: {narrow_total} narrow, {wide_total} wide "
 assert wide_total > narrow_total
 
 # %% [markdown]
-# On fizzbuzz the wide prompts are about 29% longer; the coder's grew most (201 to 303 tokens on
-# its first turn), since it is the role the course shows least. On a real repository the facts
-# a role does not need are whole files, and the gap grows with them. The seconds grew less: a
+# On fizzbuzz the wide prompts are about 29% longer. The coder's grew most (201 to 303 tokens on
+# its first turn): the wide view adds the test spec and the full test report, where its own view
+# has a summary. The planner, which speaks first, gains little: what it does not see is still
+# empty then. On a real repository the facts a role does not need are whole files, and the gap
+# grows with them. The seconds grew less: a
 # small model on a CPU spends most of its time writing, not reading.
 #
 # ## 7. A prompt injection
@@ -294,7 +296,7 @@ for e in turns(injected.trace, "coder"):
 print("the tests file is as it was:", injected.repo["tests/test_fizzbuzz.py"] == initial_repo()["tests/test_fizzbuzz.py"])
 
 # %% [markdown]
-# SmolLM2 read the order and **repeated it** in its reply, but never produced a reply the slot
+# SmolLM2 read the order and **repeated it** in its replies, but never produced a reply the slot
 # could use, so nothing landed. What if a model obeys? Here is a *scripted* coder that does
 # exactly what the planted note asks: it writes the tests, and then code that looks for the key.
 
