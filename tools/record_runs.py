@@ -79,7 +79,7 @@ class Recorder:
             self.calls.append(call)
 
 
-def record(name, spec, url, model_name, label, seconds):
+def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
     calls = []
     model = Recorder(openai_chat(url, model_name, structured=spec.get("structured", False),
                                  max_tokens=label["settings"]["max_tokens"], seconds=seconds), calls)
@@ -106,9 +106,9 @@ def record(name, spec, url, model_name, label, seconds):
     wall = round(time.perf_counter() - started, 1)
     data = {"name": name, "title": spec["title"], "label": label, "setup": setup, "ending": ending,
             "wall_seconds": wall, "calls": calls}
-    path = FOLDER / f"{name}.json"
+    path = Path(folder) / f"{name}.json"
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"{path.relative_to(ROOT)}: {len(calls)} calls in {wall} s, ending {ending.get('status', 'rows')}")
+    print(f"{path}: {len(calls)} calls in {wall} s, ending {ending.get('status', 'rows')}")
 
 
 def start_server(model_file, threads):
@@ -134,6 +134,7 @@ def main(argv=None):
     ap.add_argument("--server", default="tools/llm-server (node-llama-cpp 3.21.1, llama.cpp on the CPU, 1 thread)")
     ap.add_argument("--max-tokens", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=240.0, help="the limit of one call")
+    ap.add_argument("--out", default=str(FOLDER), help="the folder to write into (default: the course's recordings)")
     args = ap.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or list(RUNS)
     unknown = sorted(set(names) - set(RUNS))
@@ -152,7 +153,7 @@ def main(argv=None):
         process, url = start_server(args.model_file, 1)
     try:
         for name in names:
-            record(name, RUNS[name], url, args.model, label, args.seconds)
+            record(name, RUNS[name], url, args.model, label, args.seconds, args.out)
     finally:
         if process is not None:
             process.terminate()
