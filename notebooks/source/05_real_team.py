@@ -617,45 +617,21 @@ assert [r["agree"] for r in rows] == [True, False, True, False]
 # evidence, not on how convincing its notes sound.
 
 # %% [markdown]
-# ### Plugging in a real model (not run here)
+# ### Plugging in a real model: part 7
 #
-# The course runs without a network, and nothing below is needed for it. To try a real model, write
-# one function `prompt -> str` around your provider's API, paste your key at runtime (never into
-# the notebook), and give the function to `llm_policy` or to `team.policies(models=...)`. In the
-# browser, Pyodide can make the request with the page's own `XMLHttpRequest`:
+# Any `prompt -> str` function fills the slot, and `agent_team.models` makes one for a real
+# model (`openai_chat` for OpenAI-compatible servers, `anthropic_messages` for Anthropic), with the
+# key asked for at run time and never stored. **Part 7** puts one in your team: connect a model of
+# your own, or replay the recorded runs of a real one with no key and no network.
 #
-# ```python
-# import json, js
+# Two rules carry over from here unchanged:
 #
-# def ask(prompt):
-#     request = js.XMLHttpRequest.new()
-#     request.open("POST", PROVIDER_URL, False)          # False: wait for the answer
-#     request.setRequestHeader("Content-Type", "application/json")
-#     request.setRequestHeader("Authorization", "Bearer " + key)
-#     request.send(json.dumps({"model": MODEL, "messages": [{"role": "user", "content": prompt}]}))
-#     return json.loads(request.responseText)["choices"][0]["message"]["content"]
-#
-# coder = llm_policy("coder", ask, seconds=60)   # each call to the model: at most 60 s
-# run = supervise(coder=coder, seconds=200)      # each role's whole turn: at most 200 s
-# ```
-#
-# `seconds=` is a time limit in both places, on two different things. On `llm_policy` it bounds
-# *one call* to the model; on `supervise` it bounds *one whole turn* of a role, every retry
-# included (the default is 2 s, plenty for the fakes). A turn here may make 1 + `retries` = 3
-# calls of up to 60 s each, so the turn's limit must be above 3 × 60 = 180 s, or a slow model's
-# last retry is cut off and the turn is skipped.
-#
-# **What must never happen with code a model wrote:**
-#
-# - **Never `exec` it outside a real sandbox.** A browser tab is not one: code running in the page
-#   can read what the page can read — your key included — and send it anywhere. The course's oracle
-#   is a teaching guard for fizzbuzz-sized code from scripted fakes, not a security boundary.
-#   Run model-written code only in a real sandbox: a separate, locked-down process, container or
-#   worker with no access to your secrets.
-# - **The oracle stays the only success signal.** A model writing "tests pass" in its message has
-#   written a message, nothing more. Its patches go through the same allowlist as any fake's, and
-#   only the oracle's report decides success; a gate, where a tool has one, can take success away
-#   but never grant it.
+# - **Never `exec` model-written code outside a real sandbox.** A browser tab is not one: code in
+#   the page can read what the page can read, your key included. Part 7 runs it in an isolated
+#   runner that never holds the key.
+# - **The oracle stays the only success signal.** A model writing "tests pass" has written a
+#   message, nothing more. Its patches go through the same allowlist as any fake's, and only the
+#   oracle's report decides success; a gate can take success away but never grant it.
 
 # %% tags=["quiz"]
 Quiz(

@@ -349,8 +349,8 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # * Reading a run as **four steps** lets the reviewer gate judge a whole run: tests can pass while
 #   the work is incomplete, and such a run ends `blocked`, never `pass`.
 #
-# **Next, the appendix:** the ideas of this course beside AutoGen, LangGraph, CrewAI, MetaGPT and
-# ChatDev. And the whole course on one page: [recap.md](recap.md).
+# **Next, part 7 — Your team with a real model:** the same team with a real model in its roles,
+# recorded or your own, and what holds. And the whole course on one page: [recap.md](recap.md).
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after

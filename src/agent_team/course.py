@@ -41,6 +41,7 @@ PARTS = (
     Part(4, "Part 4: failure injection", "04_failure_injection"),
     Part(5, "Part 5: from fakes to a real team", "05_real_team"),
     Part(6, "Part 6: your own team", "06_your_team"),
+    Part(7, "Part 7: your team with a real model", "07_real_model"),
     # a new part: one more row here (see CONTRIBUTING.md)
 )
 

