@@ -40,6 +40,7 @@ PARTS = (
     Part(4, "Part 4: failure injection", "04_failure_injection"),
     Part(5, "Part 5: from fakes to a real team", "05_real_team"),
     Part(6, "Part 6: your own team", "06_your_team"),
+    Part(7, "Part 7: your team with a real model", "07_real_model"),
     # a new part: one more row here (see CONTRIBUTING.md)
 )
 
@@ -52,6 +53,7 @@ EXERCISES = (
     Exercise("5.1", "the reviewer gate", "grade_gate", "gate"),
     Exercise("6.1", "a fault of your own", "grade_my_fault", "MY_FAULT"),
     Exercise("6.2", "a run through the gate", "grade_run_outcomes", "run_outcomes"),
+    Exercise("7.1", "retry or stop", "grade_retry_or_stop", "retry_or_stop"),
     # a new exercise: one more row here, in course order (see CONTRIBUTING.md)
 )
 
