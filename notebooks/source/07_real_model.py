@@ -6,8 +6,6 @@
 # reply that is not what the role must answer. The supervisor keeps the team honest whatever
 # fills the slots; this part is about the decisions a real model forces on it.
 
-# <!-- exercise 7.1 begins -->
-
 # %% [markdown]
 # ## Exercise 7.1 — retry or stop
 #
@@ -150,11 +148,17 @@ class WrongKey:
         raise ModelError("the key was refused (401) (scripted): check the key", status=401)
 
 
+def last_coder_turn(label, run):
+    """The coder's last turn in words: its message, or why it did not land (a stub raises)."""
+    turn = turns(run.trace, "coder")[-1]
+    return f"{label}: {turn['error']}" if turn["error"] else f"{label}: {turn['message']}"
+
+
 for label, decide in (("the default decision", None), ("your retry_or_stop", retry_or_stop)):
     server = WrongKey()
     coder = llm_policy("coder", server, retry=decide, clock=ManualClock(), turn_seconds=60)
     run = supervise(max_rounds=4, coder=coder)
-    print(f"{label}: {server.calls} calls; the coder's last turn says: {turns(run.trace, 'coder')[-1]['message']}")
+    print(f"{server.calls} calls to the server; " + last_coder_turn(label, run))
 
 # %% [markdown]
 # And SmolLM2's own replies, replayed: asked without a schema it writes Python every time, so
@@ -171,9 +175,9 @@ for label, decide in (("the default decision", None), ("your retry_or_stop", ret
     coder = llm_policy("coder", recorded_model([python_writer], clock), retries=4, retry=decide, clock=clock,
                        turn_seconds=120)
     run = supervise(max_rounds=1, coder=coder)
-    turn = turns(run.trace, "coder")[-1]
-    print(f"{label}: {len(turn['attempts'])} attempts, {total_usage(run)['completion_tokens']} reply tokens, "
-          f"{clock.now():.1f} s replayed; {turn['message']}")
+    print(f"{len(coder.history[-1]) if coder.history else 0} attempts, "
+          f"{total_usage(run)['completion_tokens']} reply tokens, {clock.now():.1f} s replayed; "
+          + last_coder_turn(label, run))
 
 # %%
 from agent_team.grading import grade_retry_or_stop
@@ -187,8 +191,6 @@ report
 from agent_team.widgets import Hints
 
 Hints("7.1")
-
-# <!-- exercise 7.1 ends -->
 
 # %% [markdown]
 # Where you stand in the whole course:

@@ -123,6 +123,6 @@ def run_attempts(attempt, decide, *, attempts, seconds, clock):
         # The decision said retry; the budget still has the last word.
         if len(records) >= attempts:
             return records, "out of attempts"
-        if elapsed + what >= seconds:
+        if what >= seconds - elapsed:  # this way round: a huge int wait is compared, never made a float
             return records, "out of time"
         clock.sleep(what)
