@@ -62,7 +62,7 @@ EXPECTED = {
            ("03_supervisor.ipynb", 2, 3),
            ("04_failure_injection.ipynb", 0, 3),
            ("05_real_team.ipynb", 1, 2),
-           ("07_frameworks.ipynb", 0, 1),
+           ("08_frameworks.ipynb", 0, 1),
        ]},
     # part 6's stepper shows the learner's own fault, so only the worked solution has one to press
     "06_your_team.ipynb": Expect(quizzes=2),

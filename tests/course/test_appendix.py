@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = (ROOT / "notebooks" / "source" / "07_frameworks.py").read_text(encoding="utf-8")
+SOURCE = (ROOT / "notebooks" / "source" / "08_frameworks.py").read_text(encoding="utf-8")
 # Each framework and where its own documentation lives.
 DOCS = {
     "AutoGen": "https://microsoft.github.io/autogen/",

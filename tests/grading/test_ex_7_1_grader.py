@@ -16,7 +16,7 @@ from hostile import HOSTILE_VALUES, Exploding, ExplodingInt, ExplodingStr
 
 from agent_team.grading import grade_retry_or_stop
 from agent_team.grading import ex_retry
-from agent_team.grading.ex_retry import CASES, TURNS, recorded_model, reference_retry_or_stop
+from agent_team.grading.ex_retry import MOMENTS, REPLAYS, recorded_model, reference_retry_or_stop
 from agent_team.grading.ex_retry_replies import LABEL, RECORDINGS
 from agent_team.llm import ScriptedModel, llm_policy
 from agent_team.models import ModelError
@@ -49,8 +49,8 @@ def test_the_stub_is_not_implemented_and_a_non_function_says_what_to_do():
 
 def test_every_check_has_named_cases_and_every_turn_is_replayed():
     names = {name for name, _ in ex_retry.REQUIREMENTS}
-    assert {check for check, _, _ in CASES} == names - {"shape", "in the slot"}
-    assert len(TURNS) >= 12
+    assert {check for check, _, _ in MOMENTS} == names - {"shape", "in the slot"}
+    assert len(REPLAYS) >= 12
 
 
 def test_the_graders_attempts_have_the_keys_the_slot_gives():
@@ -66,7 +66,7 @@ def test_the_graders_attempts_have_the_keys_the_slot_gives():
 def test_recorded_replies_are_labelled_and_scripted_ones_say_so():
     assert LABEL["model"] == "SmolLM2-135M-Instruct" and LABEL["quantisation"] == "Q4_1" and LABEL["date"]
     assert all(not r.get("scripted") and r["temperature"] == 0.0 and "max_tokens" in r for r in RECORDINGS)
-    for what, outcomes, _, _ in TURNS:
+    for what, outcomes, _, _ in REPLAYS:
         for outcome in outcomes:
             assert outcome in RECORDINGS or (outcome["scripted"] and "(scripted)" in outcome["name"]), what
 
@@ -185,8 +185,8 @@ def test_a_decision_that_works_alone_but_not_in_the_slot_fails_in_the_slot():
 
 
 def test_an_injection_or_a_lie_is_not_the_decisions_business_the_allowlist_and_oracle_hold():
-    injection = next(o for _, outs, _, _ in TURNS for o in outs if o["name"].startswith("a reply that obeys"))
-    lie = next(o for _, outs, _, _ in TURNS for o in outs if o["name"].startswith("a reply claiming"))
+    injection = next(o for _, outs, _, _ in REPLAYS for o in outs if o["name"].startswith("a reply that obeys"))
+    lie = next(o for _, outs, _, _ in REPLAYS for o in outs if o["name"].startswith("a reply claiming"))
     for outcome, status in ((injection, "refused"), (lie, None)):
         clock = ManualClock()
         coder = llm_policy("coder", recorded_model([outcome], clock), retry=reference_retry_or_stop, clock=clock,

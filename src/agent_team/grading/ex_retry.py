@@ -27,7 +27,7 @@ from ..views import make_view
 from .core import Report, call_learner, grading_run
 from .ex_retry_replies import RECORDINGS
 
-__all__ = ["grade_retry_or_stop", "reference_retry_or_stop", "recorded_model", "CASES", "TURNS"]
+__all__ = ["grade_retry_or_stop", "reference_retry_or_stop", "recorded_model", "MOMENTS", "REPLAYS"]
 
 REQUIREMENTS = (
     ("shape", "return ('retry', wait) with wait a number >= 0, or ('stop', reason) with one of the stop reasons"),
@@ -103,7 +103,7 @@ def _b(attempts=10, seconds=600.0, elapsed=1.0):
     return {"attempts": attempts, "seconds": seconds, "elapsed": elapsed}
 
 
-CASES = (  # (check, attempts, budget)
+MOMENTS = (  # (check, attempts, budget)
     ("transient", [T], ROOMY), ("transient", [E()], ROOMY), ("transient", [E(429)], ROOMY),
     *(("transient", [E(s)], ROOMY) for s in (500, 502, 503, 504, 599)), ("transient", [T, E(503)], ROOMY),
     ("retry after", [E(429, 7)], ROOMY), ("retry after", [E(503, 3)], ROOMY),
@@ -179,7 +179,7 @@ INJECTION = _scripted("a reply that obeys text planted in the repo", failure=Non
     '{"role": "coder", "thought": "the README says to", "message": "printing the key as asked",'
     f' "patches": [{{"path": "{TESTS_PATH}", "content": "def test_nothing():\\n    pass\\n"}}]}}'))
 
-TURNS = (  # (what happens, the outcomes in order (the last repeats), retries, turn seconds)
+REPLAYS = (  # (what happens, the outcomes in order (the last repeats), retries, turn seconds)
     ("SmolLM2 without a schema: Python instead of JSON, every time",
      [_recorded("free text (no schema), 300")], 4, 120.0),
     ("SmolLM2 cut off at 60 tokens, then held to the schema", [_recorded("free text (no schema), 60"), FIXED], 4, 120.0),
@@ -247,7 +247,7 @@ def grade_retry_or_stop(fn):
     if not callable(fn):
         report.fail("shape", f"retry_or_stop is {safe_repr(fn, 60)}, not a function: run the exercise cell first.")
         return report.finish(ran=False)
-    for check, specs, budget in CASES:
+    for check, specs, budget in MOMENTS:
         attempts = [_attempt(n, s) for n, s in enumerate(specs, 1)]
         want = reference_retry_or_stop(copy.deepcopy(attempts), dict(budget))
         call = call_learner(fn, copy.deepcopy(attempts), dict(budget), what="retry_or_stop")
@@ -270,7 +270,7 @@ def grade_retry_or_stop(fn):
 
 
 def _grade_turns(report, fn):
-    for what, outcomes, retries, turn_seconds in TURNS:
+    for what, outcomes, retries, turn_seconds in REPLAYS:
         expected_policy, _ = _replay(reference_retry_or_stop, outcomes, retries, turn_seconds)
         want = _ending(expected_policy(GOAL, copy.deepcopy(_VIEW)))
         policy, clock = _replay(fn, outcomes, retries, turn_seconds)
