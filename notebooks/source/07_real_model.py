@@ -166,7 +166,7 @@ for label, decide in (("the default decision", None), ("your retry_or_stop", ret
 # (`"bad replies"`) instead of spending all five; the tokens it did not spend are the difference.
 
 # %%
-from agent_team.grading.ex_retry import recorded_model
+from agent_team.grading.ex_retry_turns import recorded_model
 from agent_team.models import total_usage
 
 python_writer = next(r for r in RECORDINGS if r["name"].startswith("free text (no schema), 300"))

@@ -16,7 +16,8 @@ from hostile import HOSTILE_VALUES, Exploding, ExplodingInt, ExplodingStr
 
 from agent_team.grading import grade_retry_or_stop
 from agent_team.grading import ex_retry
-from agent_team.grading.ex_retry import MOMENTS, REPLAYS, recorded_model, reference_retry_or_stop
+from agent_team.grading.ex_retry import MOMENTS, reference_retry_or_stop
+from agent_team.grading.ex_retry_turns import REPLAYS, recorded_model
 from agent_team.grading.ex_retry_replies import LABEL, RECORDINGS
 from agent_team.llm import ScriptedModel, llm_policy
 from agent_team.models import ModelError
