@@ -21,7 +21,7 @@ def test_exercises_per_part_are_data():
     assert names["3.1"] == "run_team"
     assert names["4.1"] == "an eval of faults" and names["4.2"] == "a hardening rule"
     assert names["5.1"] == "the reviewer gate"
-    assert [part for part, _, _ in progress.BY_PART] == ["part1", "part2", "part3", "part4", "part5", "part6"]
+    assert [part for part, _, _ in progress.BY_PART] == ["part1", "part2", "part3", "part4", "part5", "part6", "part7"]
 
 
 def test_record_and_load_round_trip(tmp_path):
@@ -41,7 +41,7 @@ def test_status_lists_every_part_with_done_and_not_yet(tmp_path):
     progress.record("1.1", True, file=file)
     progress.record("4.2", False, file=file)
     parts = progress.status(file)
-    assert [p["part"] for p in parts] == ["part1", "part2", "part3", "part4", "part5", "part6"]
+    assert [p["part"] for p in parts] == ["part1", "part2", "part3", "part4", "part5", "part6", "part7"]
     by_id = {ex["id"]: ex for p in parts for ex in p["exercises"]}
     assert by_id["1.1"]["done"] is True and by_id["1.1"]["attempts"] == 1
     assert by_id["4.2"]["done"] is False and by_id["4.2"]["attempts"] == 1
