@@ -10,8 +10,14 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``usage``, the token
-counts, from a client that reports them) is kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``status`` and
+``retry_after`` from a client's error; ``usage``, the token counts, from a client that reports
+them; ``decision``, what was decided after it, and on the last failed one ``stop``) is kept in
+``output["attempts"]`` and in ``policy.history``.
+
+Whether to try again after a failed attempt is a *retry decision* (:mod:`agent_team.retry`,
+exercise 7.1): ``llm_policy(role, model, retry=decide)`` asks ``decide(attempts, budget)``,
+within the turn's attempts and time; without one, every failure is tried again at once.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
