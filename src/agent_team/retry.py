@@ -20,13 +20,14 @@ same turn every time and waits cost nothing.
 import copy
 import math
 import time
+import types
 
 from .clip import safe_repr
 
 __all__ = ["STOP_REASONS", "BadDecision", "check_decision", "retry_every_failure", "run_attempts",
            "Clock", "ManualClock", "stop_words"]
 
-STOP_REASONS = {
+STOP_REASONS = types.MappingProxyType({  # read-only: a cell cannot change what the slot accepts
     "bad key": "the server refused the key (401 or 403); asking again cannot fix a key: check it",
     "unknown model": "the server does not know this model (404); check the model name and the address",
     "refused": "the server refused the request itself (a 4xx, or 0: the browser's refusal); "
@@ -35,7 +36,7 @@ STOP_REASONS = {
                    "schema (structured=True) or another model may help, asking again will not",
     "out of attempts": "every attempt this turn's budget allows failed",
     "out of time": "waiting for another attempt would run past this turn's time",
-}
+})
 
 
 class BadDecision(ValueError):

@@ -3,7 +3,7 @@ sentence it misreads; correct decisions in other styles accepted.
 
 Written from the exercise text (notebooks/source/07_real_model.py, exercise 7.1 and its table of
 requirements), before the grader and its reference: each sentence's plausible wrong readings,
-one function each. A test below keeps the counts in this docstring true: 48 wrong decisions
+one function each. A test below keeps the counts in this docstring true: 49 wrong decisions
 rejected, each with the right first failing check; 8 correct ones accepted.
 """
 
@@ -33,10 +33,10 @@ def right_status(status):
 def make(hopeless=right_status, row=3, wait_for=None, backoff=lambda n: 2 ** (n - 1), bad_wait=lambda n: 0,
          out_of_attempts=lambda n, most: n >= most, out_of_time=lambda elapsed, wait, most: elapsed + wait >= most,
          order=("hopeless", "attempts", "time"), wrap=lambda action, value: (action, value),
-         count=bad_row, time_wait=None):
+         count=bad_row, time_wait=None, pick_last=lambda attempts: attempts[-1]):
     """A learner's decision whose only mistake is in one argument (the defaults are right)."""
     def decide(attempts, budget):
-        last = attempts[-1]
+        last = pick_last(attempts)
         reason = None
         if last["failure"] == "bad reply":
             if count(attempts) >= row:
@@ -86,6 +86,8 @@ WRONG = {
     "a bare reason": (make(wrap=lambda a, v: v if a == "stop" else (a, v)), "shape"),
     "None to stop": (make(wrap=lambda a, v: None if a == "stop" else (a, v)), "shape"),
     "a negative wait": (make(bad_wait=lambda n: -1), "shape"),
+    # the input: "oldest first; the last one failed"
+    "the first attempt read as the last": (make(pick_last=lambda attempts: attempts[0]), "retry after"),
     # 2. transient
     "a 5xx is hopeless": (make(hopeless=lambda s: "refused" if s is not None and s != 429 and s >= 400
                                else right_status(s)), "transient"),
