@@ -32,16 +32,19 @@ REQUIREMENTS = (
     ("shape", "return ('retry', wait) with wait a number >= 0, or ('stop', reason) with one of the stop reasons"),
     ("transient", "a timeout, an error with no status, a 429 and a 500 to 599 are retried"),
     ("retry after", "when the failed attempt gives retry_after, wait exactly that long"),
-    ("backoff", "otherwise wait 2 ** (len(attempts) - 1) seconds: 1, 2, 4 ..."),
+    ("backoff", "with no retry_after, wait 2 ** (len(attempts) - 1) seconds (1, 2, 4 and so on)"),
     ("bad key", "a 401 or a 403 stops with 'bad key'"),
     ("unknown model", "a 404 stops with 'unknown model'"),
-    ("refused", "any other status below 500 (0, 400, 413, 422 ...) stops with 'refused'"),
+    ("refused", "any other status below 500 (0, 400, 413, 422 and so on) stops with 'refused'"),
     ("bad replies", "a bad reply is retried at once (wait 0); the third bad reply in a row stops with 'bad replies'"),
     ("out of attempts", "once len(attempts) >= budget['attempts'], stop with 'out of attempts'"),
     ("out of time", "when elapsed + wait >= budget['seconds'], stop with 'out of time'"),
     ("order", "a hopeless failure's reason first, then 'out of attempts', then 'out of time'"),
     ("in the slot", "in llm_policy(retry=...), every replayed turn ends as your decisions call for"),
 )
+
+
+RULE = dict(REQUIREMENTS)
 
 
 def reference_retry_or_stop(attempts, budget):
@@ -137,6 +140,8 @@ def _words(spec):
         return f"a {failure}"
     if status is None:
         return "an error with no status"
+    if status == 0:
+        return "a status 0 (the browser's refusal)"
     return f"a {status}" + (f" (retry_after {retry_after:g})" if retry_after is not None else "")
 
 
@@ -194,7 +199,7 @@ def grade_retry_or_stop(fn):
             report.fail(check, f"{when[0].upper()}{when[1:]}, its answer could not be read (see shape).")
         elif (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
             report.fail(check, f"{when[0].upper()}{when[1:]}, your function returned {safe_repr(got)}; "
-                               f"expected {want!r}.")
+                               f"expected {want!r}, since {RULE[check]}.")
     _grade_turns(report, fn)
     return report.finish()
 
