@@ -53,7 +53,7 @@ show_table(["stop reason", "what the learner reads"], [[k, v] for k, v in STOP_R
 # | 1 | Return a tuple `("retry", wait)` with `wait` a number ≥ 0, or `("stop", reason)` with `reason` one of the stop reasons; the slot does the waiting, not your function. | `shape` |
 # | 2 | A timeout, an error with no status, a 429 and a status from 500 to 599 are transient: retry them. | `transient` |
 # | 3 | When the failed attempt gives `retry_after`, wait exactly that many seconds. | `retry after` |
-# | 4 | Otherwise wait 1 s after the first attempt and twice as long after each later one: `2 ** (len(attempts) - 1)` seconds. | `backoff` |
+# | 4 | After any other transient failure (no `retry_after`), wait 1 s after the first attempt and twice as long after each later one: `2 ** (len(attempts) - 1)` seconds. | `backoff` |
 # | 5 | A 401 or a 403 is hopeless: stop with `"bad key"`. | `bad key` |
 # | 6 | A 404 is hopeless: stop with `"unknown model"`. | `unknown model` |
 # | 7 | Any other status below 500 (0, which is a browser's refusal, 400, 413, 422 …) is hopeless: stop with `"refused"`. | `refused` |
