@@ -54,6 +54,7 @@ EXERCISES = (
     Exercise("5.1", "the reviewer gate", "grade_gate", "gate"),
     Exercise("6.1", "a fault of your own", "grade_my_fault", "MY_FAULT"),
     Exercise("6.2", "a run through the gate", "grade_run_outcomes", "run_outcomes"),
+    Exercise("7.1", "retry or stop", "grade_retry_or_stop", "retry_or_stop"),
     # a new exercise: one more row here, in course order (see CONTRIBUTING.md)
 )
 

@@ -195,6 +195,38 @@ HINTS = {
              "            outcome(\"tests\", \"execute\", bool(tests) and tests[-1][\"ok\"], never=not tests),\n"
              "            outcome(\"review\", \"write\", ..., never=...)]"),
     ),
+    "7.1": (
+        Hint("Look only at the last attempt to tell transient from hopeless: its `failure`, and its "
+             "`status` (careful: 0 is a status, and it is falsy). Look back through `attempts` only "
+             "to count the bad replies in a row."),
+        Hint("Decide in three steps, in this order. First, what the last failure is: a bad reply "
+             "(wait 0, unless it is the third in a row), 401/403, 404, another status below 500 but "
+             "not 429, or transient (wait `retry_after` if it is not None, else `2 ** (len(attempts) - 1)`). "
+             "Return a hopeless failure's stop at once. Then the attempts budget, then the time budget "
+             "with the wait you worked out; only then `(\"retry\", wait)`."),
+        Hint("Fill in the `...`:",
+             "def retry_or_stop(attempts, budget):\n"
+             "    last = attempts[-1]\n"
+             "    status, reason, wait = last[\"status\"], None, 0\n"
+             "    if last[\"failure\"] == \"bad reply\":\n"
+             "        row = ...  # bad replies at the end of attempts, in a row\n"
+             "        reason = \"bad replies\" if row >= 3 else None\n"
+             "    elif status in (401, 403):\n"
+             "        reason = \"bad key\"\n"
+             "    elif status == 404:\n"
+             "        reason = \"unknown model\"\n"
+             "    elif ...:  # any other status that is not transient\n"
+             "        reason = \"refused\"\n"
+             "    else:\n"
+             "        wait = ...\n"
+             "    if reason:\n"
+             "        return (\"stop\", reason)\n"
+             "    if ...:\n"
+             "        return (\"stop\", \"out of attempts\")\n"
+             "    if ...:\n"
+             "        return (\"stop\", \"out of time\")\n"
+             "    return (\"retry\", wait)"),
+    ),
     # a new exercise's hints: one more entry here, in course order (see CONTRIBUTING.md)
 }
 

@@ -10,8 +10,14 @@ Models answer in free text, so the adapter is defensive: it tolerates a
 again (at most ``retries`` more times) with the problem spelled out. A model
 that raises or hangs is a failed attempt, never a crash; when every attempt
 fails the role does nothing this turn and says why. Every attempt (prompt,
-reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``usage``, the token
-counts, from a client that reports them) is kept in ``output["attempts"]`` and in ``policy.history``.
+reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``status`` and
+``retry_after`` from a client's error; ``usage``, the token counts, from a client that reports
+them; ``decision``, what was decided after it, and on the last failed one ``stop``) is kept in
+``output["attempts"]`` and in ``policy.history``.
+
+Whether to try again after a failed attempt is a *retry decision* (:mod:`agent_team.retry`,
+exercise 7.1): ``llm_policy(role, model, retry=decide)`` asks ``decide(attempts, budget)``,
+within the turn's attempts and time; without one, every failure is tried again at once.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
@@ -32,9 +38,10 @@ import json
 import re
 
 from .clip import clip
-from .limits import call_limited, describe_error
+from .limits import call_limited, describe_error, time_left
 from .policies import BadOutput, check_output, read_verdict
 from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
+from .retry import Clock, retry_every_failure, run_attempts, stop_words
 from .roles import PROMPTS, ROLES
 
 __all__ = ["BadReply", "build_prompt", "parse_reply", "call_model", "llm_policy", "ScriptedModel"]
@@ -130,21 +137,43 @@ def call_model(model, prompt, seconds):
     ``failure`` is None when the model answered (``reply`` is then whatever it returned),
     else "timeout" or "error" as the trace's turns say it, and ``error`` says so in words.
     """
+    reply, failure, error, _ = _call(model, prompt, seconds)
+    return reply, failure, error
+
+
+def _call(model, prompt, seconds):
+    """:func:`call_model`, and the HTTP facts of a failed call: ``{"status", "retry_after"}``."""
     call = call_limited(model, prompt, seconds=seconds)
+    facts = {"status": None, "retry_after": None}
     if call.kind == "timeout":
-        return None, "timeout", f"the model did not answer within {seconds:g} s"
+        return None, "timeout", f"the model did not answer within {seconds:g} s", facts
     own = getattr(call.error, "failure", None)
     if call.kind == "error" and own in ("timeout", "error"):  # a client's own words (agent_team.models)
-        return None, own, f"the model call failed: {clip(str(call.error), 600)}"
+        facts = {"status": _whole(getattr(call.error, "status", None)),
+                 "retry_after": _seconds(getattr(call.error, "retry_after", None))}
+        return None, own, f"the model call failed: {clip(str(call.error), 600)}", facts
     if call.kind == "error":
-        return None, "error", f"the model raised {describe_error(call.error)}"
-    return call.value, None, None
+        return None, "error", f"the model raised {describe_error(call.error)}", facts
+    return call.value, None, None, facts
 
 
-def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
+def _whole(value):
+    return value if type(value) is int else None
+
+
+def _seconds(value):
+    return float(value) if type(value) in (int, float) and value >= 0 and value == value else None
+
+
+def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0, retry=None, turn_seconds=None,
+               clock=None):
     """A policy ``(goal, view) -> output`` for ``role`` that asks ``model(prompt) -> str``.
 
-    At most ``1 + retries`` calls per turn, each limited to ``seconds``. The
+    At most ``1 + retries`` calls per turn, each limited to ``seconds``. After a failed call,
+    ``retry(attempts, budget)`` decides: try again after a wait, or stop and why
+    (:mod:`agent_team.retry`; without one, every failure is tried again at once). A turn's
+    attempts and waits fit in ``turn_seconds`` (by default what is left of the caller's time
+    limit, else ``(1 + retries) * seconds``), read from ``clock`` (real time by default). The
     returned policy keeps every turn's attempts in ``policy.history``.
     """
     if role not in ROLES:
@@ -157,34 +186,51 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0):
         raise ValueError(f"retries must be a whole number >= 0 (extra attempts after the first), not {retries!r}")
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
         raise ValueError(f"seconds must be a number > 0 (the limit per model call), not {seconds!r}")
+    if retry is not None and not callable(retry):
+        raise TypeError(f"retry must be a function (attempts, budget) -> decision, or None, not {type(retry).__name__}")
+    if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, (int, float))
+                                     or not turn_seconds > 0):
+        raise ValueError(f"turn_seconds must be a number > 0 (a turn's time, every attempt and wait), "
+                         f"or None, not {turn_seconds!r}")
+    decide, clock = retry or retry_every_failure, clock or Clock()
     if callable(getattr(model, "for_role", None)):  # a client that holds each role to its reply schema
         model = model.for_role(role)
     history = []
 
     def policy(goal, view):
-        attempts, problem = [], None
-        for n in range(1, retries + 2):
+        problem = None
+
+        def attempt(n):
+            nonlocal problem
             prompt = build_prompt(role, goal, view, system_prompt, problem)
-            reply, failure, error = call_model(model, prompt, seconds)
+            reply, failure, error, facts = _call(model, prompt, seconds)
             if failure is None:
                 try:
-                    out = parse_reply(role, reply)
+                    made["out"] = parse_reply(role, reply)
                 except BadReply as err:
                     # Only a reply's own problem is fed back; a crash or a timeout
                     # is nothing the model said, so the prompt stays as it was.
                     error = problem = str(err)
                     failure = "bad reply"
-            attempts.append({"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
-                             "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
-                             "error": error, "failure": failure})
+            record = {"attempt": n, "prompt": clip(prompt, RECORD_CAP, count=True),
+                      "reply": clip(reply, RECORD_CAP, count=True) if isinstance(reply, str) else None,
+                      "error": error, "failure": failure, **facts}
             if hasattr(model, "last_usage"):  # token counts, from a client that reports them
-                attempts[-1]["usage"] = _usage(model.last_usage)
-            if error is None:
-                break
+                record["usage"] = _usage(model.last_usage)
+            return record
+
+        made = {}
+        left = time_left()
+        budget = turn_seconds or (left if left is not None else (1 + retries) * seconds)
+        attempts, reason = run_attempts(attempt, decide, attempts=1 + retries, seconds=budget, clock=clock)
         history.append(attempts)
-        if error is None:
-            return {**out, "attempts": attempts}
+        if reason is None:
+            return {**made["out"], "attempts": attempts}
+        attempts[-1]["stop"] = reason
+        error = attempts[-1]["error"]
         why = f"no usable reply in {len(attempts)} attempt{'s' if len(attempts) > 1 else ''}; last: {error}"
+        if retry is not None:  # the learner's words for why it stopped (the default's are the old ones)
+            why += f"; stopped: {stop_words(reason)}"
         return {"role": role, "thought": why, "patches": [], "message": f"no change: {why}",
                 "attempts": attempts}
 

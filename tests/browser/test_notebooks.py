@@ -63,7 +63,7 @@ EXPECTED = {
            ("03_supervisor.ipynb", 2, 3),
            ("04_failure_injection.ipynb", 0, 3),
            ("05_real_team.ipynb", 1, 2),
-           ("07_real_model.ipynb", 2, 1),
+           ("07_real_model.ipynb", 2, 2),
            ("08_frameworks.ipynb", 0, 1),
        ]},
     # part 6's stepper shows the learner's own fault, so only the worked solution has one to press

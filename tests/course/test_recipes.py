@@ -22,8 +22,8 @@ STEP = re.compile(r'<!-- recipe (?P<recipe>\w+): (?P<where>.+?) -->\n```python\n
 # Not copied: what is not the repository's (environments, installed packages, builds, caches).
 NOT_COPIED = (".git", ".venv*", "node_modules", "_output", "dist", "build", "__pycache__", ".pytest_cache",
               "*.egg-info", ".ipynb_checkpoints")
-# The parts whose notebooks the recipes change: 3, 4 and 6 count the faults, 4 runs them, 6 has the exercise.
-REBUILT = ("03", "04", "06")
+# The parts whose notebooks the recipes change: 3, 4 and 6 count the faults, 4 runs them, 7 has the exercise.
+REBUILT = ("03", "04", "06", "07")
 CANNOT_RUN_HERE = {
     "tests/browser": "needs the built site and a browser (make test-browser)",
     "tests/course/test_recipes.py": "this test itself",
@@ -100,4 +100,4 @@ def test_after_the_recipes_the_whole_suite_passes(copy):
     ran = run_pytest(copy, "tests/engine/test_faults.py", "tests/course/test_course.py",
                      "tests/engine/test_roles.py", "tests/engine/test_hints.py",
                      "tests/course/test_course_claims.py", "--collect-only")
-    assert "coder writes no function" in ran.stdout and "6.3" in ran.stdout and "docs" in ran.stdout
+    assert "coder writes no function" in ran.stdout and "7.2" in ran.stdout and "docs" in ran.stdout

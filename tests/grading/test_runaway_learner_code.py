@@ -14,7 +14,7 @@ import pytest
 
 from agent_team.faults import fizz_only_coder
 from agent_team.grading import (Report, grade_fault_eval, grade_gate, grade_hardening, grade_nits_reviewer,
-                                grade_run_team, grade_run_tests, try_it)
+                                grade_retry_or_stop, grade_run_team, grade_run_tests, try_it)
 from agent_team.grading import core
 from agent_team.grading.core import call_learner, grading_run
 
@@ -61,6 +61,7 @@ GRADERS = {
     "4.1 fault_eval": lambda fn: grade_fault_eval(eval_rows(fn)),
     "4.2 hardening": grade_hardening,
     "5.1 gate": grade_gate,
+    "7.1 retry_or_stop": grade_retry_or_stop,
 }
 
 

@@ -48,10 +48,12 @@ _PART6 = ("import json\n"
           "from agent_team.repo import PLAN_PATH, SRC_PATH\n"
           "from agent_team.supervisor import supervise\n"
           "from agent_team.trace import oracle_reports, turns\n")
+_PART7 = ("from agent_team.grading.ex_retry_replies import LABEL, RECORDINGS\n"
+          "from agent_team.retry import STOP_REASONS\n")
 
 # part -> the course's setup code its exercise cells may use; a test checks each part has one
 SETUP = {part: code + "".join(f"{old} = {new}\n" for old, new in RENAMED.items() if f" {new}" in code)
-         for part, code in {1: _PART1, 2: _PART2, 3: _PART3, 4: _PART4, 5: _PART5, 6: _PART6}.items()}
+         for part, code in {1: _PART1, 2: _PART2, 3: _PART3, 4: _PART4, 5: _PART5, 6: _PART6, 7: _PART7}.items()}
 
 # The course's rows a class is graded on (every exercise: a test checks each part has its SETUP):
 # each has id, part, grader and ``defines``, what its cell defines; its setup code is SETUP[row.part].

@@ -95,7 +95,7 @@ class HttpModel:
         try:
             return self._ask(prompt)
         except ModelError as err:  # every text that leaves this object is scrubbed
-            raise ModelError(self.scrub(str(err)), err.failure, err.status) from None
+            raise ModelError(self.scrub(str(err)), err.failure, err.status, err.retry_after) from None
 
     def _ask(self, prompt):
         if not isinstance(prompt, str):
@@ -127,10 +127,11 @@ class HttpModel:
             if wait is None or wait >= left:
                 asked = f"it asks to wait {wait:g} s" if wait is not None else "it gave no Retry-After"
                 raise ModelError(f"{explain(429, url, self.model, reply.text)}; {asked}, and this call has "
-                                 f"{max(left, 0):.3g} s left", status=429)
+                                 f"{max(left, 0):.3g} s left", status=429, retry_after=wait)
             time.sleep(wait)  # the server said when; within the budget, so wait once and ask again
         if reply.status != 200:
-            raise ModelError(explain(reply.status, url, self.model, reply.text), status=reply.status)
+            raise ModelError(explain(reply.status, url, self.model, reply.text), status=reply.status,
+                             retry_after=_retry_after(reply.headers))
         try:
             data = json.loads(reply.text)
         except (ValueError, RecursionError):

@@ -24,11 +24,12 @@ CHUNK = 64 * 1024
 
 class ModelError(Exception):
     """A model call that failed; ``str(err)`` says why in words, ``failure`` is "timeout" or "error" (as the
-    LLM slot records an attempt), ``status`` the HTTP status if there was one (0: no answer)."""
+    LLM slot records an attempt), ``status`` the HTTP status if there was one (0: no answer),
+    ``retry_after`` the seconds a server asked to wait before the next call (or None)."""
 
-    def __init__(self, message, failure="error", status=None):
+    def __init__(self, message, failure="error", status=None, retry_after=None):
         super().__init__(message)
-        self.failure, self.status = failure, status
+        self.failure, self.status, self.retry_after = failure, status, retry_after
 
 
 @dataclass

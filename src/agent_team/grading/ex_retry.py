@@ -1,0 +1,221 @@
+"""Grader for exercise 7.1: ``retry_or_stop(attempts, budget)``, the LLM slot's retry decision.
+
+Every sentence of the exercise is a requirement, and every requirement a check (``REQUIREMENTS``,
+in the notebook's order). Named cases, grouped by the check they test, are asked first: each
+is one failed attempt's moment in a turn (the attempts so far, as the slot records them, and the
+budget), and the learner's answer is compared with :func:`reference_retry_or_stop`'s. Then
+``in the slot``: the learner's function is plugged into the real slot
+(``llm_policy(retry=...)``) and whole turns are replayed, each with a :class:`ManualClock` so
+waits cost no time and a turn is the same turn every time: the recorded replies of SmolLM2-135M
+(``ex_retry_replies``, real) and scripted failures (``ex_retry_turns``), each labelled scripted (a 401, a 429 with
+and without Retry-After, 5xx, a hang, garbage, a lie, an injection, a huge reply). No model runs.
+
+Learner code is called only through ``call_learner`` (directly, or inside the slot's policy),
+with fresh copies; what it returns is read through the slot's own :func:`check_decision`, which
+looks at exact types first, so nothing it returns can make the grader raise; the first hang ends
+the run (core.py). Measured by tests/grading/test_ex_7_1_*.py: the counts are there.
+"""
+
+import copy
+
+from ..clip import safe_repr
+from ..llm import llm_policy
+from ..repo import GOAL, initial_repo
+from ..retry import BadDecision, ManualClock, check_decision
+from ..views import make_view
+from .core import Report, call_learner, grading_run
+from .ex_retry_turns import REPLAYS, recorded_model
+
+__all__ = ["grade_retry_or_stop", "reference_retry_or_stop", "MOMENTS"]
+
+REQUIREMENTS = (
+    ("shape", "return ('retry', wait) with wait a number >= 0, or ('stop', reason) with one of the stop reasons"),
+    ("transient", "a timeout, an error with no status, a 429 and a 500 to 599 are retried"),
+    ("retry after", "when the failed attempt gives retry_after, wait exactly that long"),
+    ("backoff", "with no retry_after, wait 2 ** (len(attempts) - 1) seconds (1, 2, 4 and so on)"),
+    ("bad key", "a 401 or a 403 stops with 'bad key'"),
+    ("unknown model", "a 404 stops with 'unknown model'"),
+    ("refused", "any other status below 500 (0, 400, 413, 422 and so on) stops with 'refused'"),
+    ("bad replies", "a bad reply is retried at once (wait 0); the third bad reply in a row stops with 'bad replies'"),
+    ("out of attempts", "once len(attempts) >= budget['attempts'], stop with 'out of attempts'"),
+    ("out of time", "when elapsed + wait >= budget['seconds'], stop with 'out of time'"),
+    ("order", "a hopeless failure's reason first, then 'out of attempts', then 'out of time'"),
+    ("in the slot", "in llm_policy(retry=...), every replayed turn ends as your decisions call for"),
+)
+
+
+RULE = dict(REQUIREMENTS)
+
+
+def reference_retry_or_stop(attempts, budget):
+    """The decision the exercise text describes, sentence by sentence."""
+    last = attempts[-1]
+    status, reason = last["status"], None
+    if last["failure"] == "bad reply":
+        row = 0
+        for attempt in reversed(attempts):
+            if attempt["failure"] != "bad reply":
+                break
+            row += 1
+        reason, wait = ("bad replies" if row >= 3 else None), 0
+    elif status in (401, 403):
+        reason = "bad key"
+    elif status == 404:
+        reason = "unknown model"
+    elif status is not None and status != 429 and not 500 <= status <= 599:
+        reason = "refused"
+    else:
+        wait = last["retry_after"] if last["retry_after"] is not None else 2 ** (len(attempts) - 1)
+    if reason:
+        return ("stop", reason)
+    if len(attempts) >= budget["attempts"]:
+        return ("stop", "out of attempts")
+    if budget["elapsed"] + wait >= budget["seconds"]:
+        return ("stop", "out of time")
+    return ("retry", wait)
+
+
+# --- the named cases: one failed attempt's moment each ------------------------------------------
+
+def _attempt(n, spec):
+    """An attempt record with the keys the slot gives it (llm.llm_policy's ``attempt``)."""
+    failure, status, retry_after = spec
+    if failure == "bad reply":
+        error = "the reply is not JSON (Expecting value at line 1 column 1)"
+    elif failure == "timeout":
+        error = "the model call failed: no answer within 30 s (the time left for this call)"
+    else:
+        error = f"the model call failed: the server answered {status}" if status is not None else \
+            "the model call failed: the connection to http://127.0.0.1:8080 failed (ConnectionResetError)"
+    return {"attempt": n, "prompt": "You are the coder. …", "reply": "x = 1" if failure == "bad reply" else None,
+            "error": error, "failure": failure, "status": status, "retry_after": retry_after}
+
+
+T, B = ("timeout", None, None), ("bad reply", None, None)
+
+
+def E(status=None, retry_after=None):  # noqa: N802 -- reads as a failure kind in the tables below
+    return ("error", status, retry_after)
+
+
+ROOMY = {"attempts": 10, "seconds": 600.0, "elapsed": 1.0}
+
+
+def _b(attempts=10, seconds=600.0, elapsed=1.0):
+    return {"attempts": attempts, "seconds": seconds, "elapsed": elapsed}
+
+
+MOMENTS = (  # (check, attempts, budget)
+    ("transient", [T], ROOMY), ("transient", [E()], ROOMY), ("transient", [E(429)], ROOMY),
+    *(("transient", [E(s)], ROOMY) for s in (500, 502, 503, 504, 599)), ("transient", [T, E(503)], ROOMY),
+    ("retry after", [E(429, 7)], ROOMY), ("retry after", [E(503, 3)], ROOMY),
+    ("retry after", [T, T, E(429, 0.5)], ROOMY), ("retry after", [E(429, 10), E(429, 2)], ROOMY),
+    ("retry after", [E(429, 0)], ROOMY), ("retry after", [E(429, 2.5)], ROOMY),
+    ("backoff", [T], ROOMY), ("backoff", [T, T], ROOMY), ("backoff", [T, E(), E(500)], ROOMY),
+    ("backoff", [E(429)] * 4, ROOMY),
+    ("bad key", [E(401)], ROOMY), ("bad key", [E(403)], ROOMY), ("bad key", [T, E(401)], ROOMY),
+    ("unknown model", [E(404)], ROOMY), ("unknown model", [E(503), E(404)], ROOMY),
+    *(("refused", [E(s)], ROOMY) for s in (0, 400, 413, 418, 422, 499)),
+    ("bad replies", [B], ROOMY), ("bad replies", [B, B], ROOMY), ("bad replies", [B, B, B], ROOMY),
+    ("bad replies", [B, T, B, B], ROOMY), ("bad replies", [T, B, B], ROOMY),
+    ("bad replies", [E(500), B, B, B], ROOMY),
+    ("out of attempts", [T, T, T], _b(attempts=3)), ("out of attempts", [T], _b(attempts=1)),
+    ("out of attempts", [T, T], _b(attempts=3)), ("out of attempts", [B, B], _b(attempts=2)),
+    ("out of time", [T], _b(seconds=30.0, elapsed=29.0)), ("out of time", [T, T], _b(seconds=30.0, elapsed=27.5)),
+    ("out of time", [T, T, T], _b(seconds=30.0, elapsed=27.0)),
+    ("out of time", [E(429, 20)], _b(seconds=30.0, elapsed=15.0)),
+    ("out of time", [E(429, 5)], _b(seconds=30.0, elapsed=20.0)), ("out of time", [B], _b(seconds=30.0, elapsed=30.0)),
+    ("order", [T, T, E(401)], _b(attempts=3)), ("order", [B, B, B], _b(attempts=3)),
+    ("order", [T, T, T], _b(attempts=3, seconds=30.0, elapsed=100.0)),
+    ("order", [E(404)], _b(seconds=30.0, elapsed=30.0)),
+)
+
+
+ACTION_ONLY = {"transient"}  # retried or not is its question; how long to wait is the next two checks
+
+
+def _words(spec):
+    failure, status, retry_after = spec
+    if failure != "error":
+        return f"a {failure}"
+    if status is None:
+        return "an error with no status"
+    if status == 0:
+        return "a status 0 (the browser's refusal)"
+    return f"a {status}" + (f" (retry_after {retry_after:g})" if retry_after is not None else "")
+
+
+def _moment(specs, budget):
+    return (f"after {', '.join(_words(s) for s in specs)} (budget: {budget['attempts']} attempts, "
+            f"{budget['seconds']:g} s, {budget['elapsed']:g} s spent)")
+
+
+def _decision(value):
+    """The learner's answer, read as the slot reads it: ``(decision, problem)``."""
+    try:
+        return check_decision(value), None
+    except BadDecision as err:
+        return None, str(err)
+
+
+_VIEW = make_view("coder", GOAL, initial_repo(), [])
+
+
+def _replay(decide, outcomes, retries, turn_seconds):
+    """One coder turn in the real slot: ``(policy, clock)`` ready to call with ``(GOAL, view)``."""
+    clock = ManualClock()
+    seconds = outcomes[0]["seconds"] if outcomes[0].get("hang") else 30.0
+    policy = llm_policy("coder", recorded_model(outcomes, clock), retries=retries, seconds=seconds, retry=decide,
+                        turn_seconds=turn_seconds, clock=clock)
+    return policy, clock
+
+
+def _ending(out):
+    attempts = out["attempts"]
+    return len(attempts), attempts[-1].get("stop"), [a.get("decision") for a in attempts]
+
+
+@grading_run
+def grade_retry_or_stop(fn):
+    """Grade ``retry_or_stop(attempts, budget) -> ("retry", wait) | ("stop", reason)``."""
+    report = Report(exercise="7.1").declare_all(REQUIREMENTS)
+    if not callable(fn):
+        report.fail("shape", f"retry_or_stop is {safe_repr(fn, 60)}, not a function: run the exercise cell first.")
+        return report.finish(ran=False)
+    for check, specs, budget in MOMENTS:
+        attempts = [_attempt(n, s) for n, s in enumerate(specs, 1)]
+        want = reference_retry_or_stop(copy.deepcopy(attempts), dict(budget))
+        call = call_learner(fn, copy.deepcopy(attempts), dict(budget), what="retry_or_stop")
+        if call.not_implemented:
+            report.outcome_override = "not implemented"
+            return report.finish()
+        when = _moment(specs, budget)
+        if not call.ok:
+            report.fail(check, f"{when[0].upper()}{when[1:]}: {call.problem}")
+            continue
+        got, problem = _decision(call.value)
+        if problem:
+            report.fail("shape", f"{when[0].upper()}{when[1:]}: {problem}.")
+            report.fail(check, f"{when[0].upper()}{when[1:]}, its answer could not be read (see shape).")
+        elif (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
+            report.fail(check, f"{when[0].upper()}{when[1:]}, your function returned {safe_repr(got)}; "
+                               f"expected {want!r}, since {RULE[check]}.")
+    _grade_turns(report, fn)
+    return report.finish()
+
+
+def _grade_turns(report, fn):
+    for what, outcomes, retries, turn_seconds in REPLAYS:
+        expected_policy, _ = _replay(reference_retry_or_stop, outcomes, retries, turn_seconds)
+        want = _ending(expected_policy(GOAL, copy.deepcopy(_VIEW)))
+        policy, clock = _replay(fn, outcomes, retries, turn_seconds)
+        call = call_learner(policy, GOAL, copy.deepcopy(_VIEW), what="the slot with your retry_or_stop")
+        if not call.ok:
+            report.fail("in the slot", f"Replaying {what}: {call.problem}")
+            continue
+        got = _ending(call.value)
+        if got != want:
+            stop = f"stopped with {got[1]!r}" if got[1] else "ended with a usable reply"
+            report.fail("in the slot", f"Replaying {what}: the turn made {got[0]} attempt(s) and {stop}, your "
+                                       f"decisions {safe_repr(got[2])}; expected {want[0]} attempt(s), "
+                                       f"{want[1]!r}, decisions {want[2]!r}.")
