@@ -1,0 +1,144 @@
+/**
+ * A first visit's start-up, hidden behind the home page's reading time (issue 24, item 4).
+ *
+ * Once the page has loaded and the browser is idle (never before: the page comes first), and
+ * unless the browser asks to save data or the learner stops it:
+ * 1. the site's service worker is registered (no reload: the home page needs no isolation), so the
+ *    first notebook page is isolated from its start instead of reloading itself once;
+ * 2. JupyterLab's entry files are prefetched (`<link rel=prefetch>`: the browser's lowest priority),
+ *    by the exact URLs the notebook pages name, so the same requests find them in the HTTP cache;
+ * 3. the kernel's worker boots, with the steps and files the notebook page's own early start uses
+ *    (worker.ts): Pyodide, the wheels, the kernel's imports, and then, as on any first visit, the
+ *    kernel's memory snapshot (snapshot.ts) in Cache Storage. The notebook opened next finds it and
+ *    restores it, as a return visit does. Once the snapshot is stored the worker is ended.
+ * Nothing is fetched that the notebook page would not fetch itself; a return visit whose snapshot
+ * is there already fetches nothing at all. `cancel()` (the Stop button, or leaving the page) ends
+ * the worker; the notebook then starts as it would have without this page.
+ */
+
+import { serviceWorkers } from '../capabilities';
+import * as snapshot from '../snapshot';
+import { startWorker } from '../worker';
+import { register } from './isolation';
+import type { IIsolation } from './isolation';
+import type { IPrewarm } from './prewarm';
+
+export interface IWarm {
+  state: string; // "waiting", "skipped", "warming", "storing", "ready", "downloaded", "failed", "cancelled"
+  cancel: () => void;
+  done: Promise<string>;
+}
+
+// How long to wait for the snapshot to be stored after the worker booted (it takes about 1 s).
+const STORE_MS = 120_000;
+
+const LINES: Record<string, string> = {
+  warming: 'Getting Python ready in the background while you read (a download of about 28 MB, once)…',
+  ready: 'Python is ready in this browser: a part opens in a few seconds.',
+  downloaded: 'Python is downloaded: a part will start it when you open one.',
+  skipped: 'Your browser asks to save data: Python downloads when you open a part.',
+  cancelled: 'Stopped: Python starts when you open a part.',
+  failed: 'Python could not be prepared here; a part will start it when you open one.',
+};
+
+const idle = () => new Promise<void>((resolve) => {
+  const after = () => ('requestIdleCallback' in globalThis
+    ? (globalThis as any).requestIdleCallback(() => resolve(), { timeout: 2000 })
+    : setTimeout(resolve, 300));
+  if (document.readyState === 'complete') {
+    after();
+  } else {
+    addEventListener('load', after, { once: true });
+  }
+});
+
+export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefetch: string[], line: HTMLElement | null): IWarm {
+  const root = new URL('./', document.baseURI);
+  let worker: Worker | null = null;
+  let finish = (_: string) => {};
+  const warming: IWarm = { state: 'waiting', cancel: () => end('cancelled'), done: new Promise((r) => (finish = r)) };
+  const stop = document.createElement('button');
+  stop.type = 'button';
+  stop.className = 'quiet';
+  stop.textContent = 'Stop';
+  stop.setAttribute('aria-label', 'Stop getting Python ready');
+  stop.addEventListener('click', () => warming.cancel());
+  const say = (state: string) => {
+    warming.state = state;
+    if (line && LINES[state]) {
+      line.textContent = `${LINES[state]} `;
+      if (state === 'warming') {
+        line.appendChild(stop);
+      }
+    }
+  };
+  const end = (state: string) => {
+    if (['ready', 'downloaded', 'skipped', 'cancelled', 'failed'].includes(warming.state)) {
+      return;
+    }
+    worker?.terminate();
+    worker = null;
+    say(state);
+    finish(state);
+  };
+  addEventListener('pagehide', () => end('cancelled'));
+
+  (async () => {
+    await idle();
+    if (warming.state !== 'waiting') {
+      return;
+    }
+    if ((navigator as any).connection?.saveData) {
+      end('skipped');
+      return;
+    }
+    if (isolation && serviceWorkers()) {
+      register(isolation, root).catch((error) => console.warn('agent_team: no service worker yet', error));
+    }
+    for (const href of prefetch) {
+      const link = document.createElement('link');
+      link.rel = 'prefetch';
+      link.href = new URL(href, root).href;
+      document.head.appendChild(link);
+    }
+    const pyodideUrl = new URL('static/pyodide/pyodide.mjs', root).href;
+    const indexUrl = pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
+    const where = await snapshot.place(indexUrl).catch(() => null);
+    if (where && !where.refused && (await where.cache.match(where.heap))) {
+      end('ready'); // a return visit: the notebook restores the snapshot already stored
+      return;
+    }
+    if (warming.state !== 'waiting') {
+      return;
+    }
+    say('warming');
+    const file = (name: string) => new URL(`${config.static}/${name}`, root);
+    const started = startWorker({ by: 'home', pyodideUrl, loadPyodideOptions: config.options },
+      { comlink: file(config.comlink), coincident: file(config.coincident) });
+    worker = started.worker;
+    started.failed.then(() => end('failed'));
+    worker.addEventListener('message', async (event: MessageEvent) => {
+      if (!event.data || event.data.agentTeamStage !== 'booted') {
+        return;
+      }
+      if (event.data.snapshot !== 'storing' || !where) {
+        end('downloaded'); // no Cache Storage or no snapshot here: the HTTP cache has the files
+        return;
+      }
+      warming.state = 'storing';
+      const deadline = Date.now() + STORE_MS;
+      while (worker && Date.now() < deadline) {
+        if (await where.cache.match(where.heap)) {
+          end('ready');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      end('downloaded');
+    });
+  })().catch((error) => {
+    console.warn('agent_team: the kernel was not prepared on the home page', error);
+    end('failed');
+  });
+  return warming;
+}
