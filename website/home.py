@@ -36,6 +36,10 @@ BROWSERS = "Chrome or Edge 98+, Firefox 114+ or Safari 15.4+"
 LAB = "lab/index.html"
 TIME_RE = re.compile(r"\bAbout (\d+) minutes\b")
 SCRIPT = "agent-team-home.js"
+# JupyterLite's pages read the configuration of every index.html above them up to the one marked
+# as its root (config-utils.js): the home page takes the place of that root page, so it keeps its mark.
+JUPYTERLITE_ROOT = ('<script id="jupyter-config-data" type="application/json" '
+                    'data-jupyter-lite-root=".">{}</script>')
 SHEETS = {"recap.html": ("notebooks/recap.md", "The course on one page"),
           "teachers.html": ("docs/teachers.md", "For instructors: deploy the course, grade a class")}
 
@@ -127,6 +131,7 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
 <title>{_e(TITLE)}</title>
 <link rel="manifest" href="manifest.webmanifest">
 <style>{STYLE}</style>
+{JUPYTERLITE_ROOT}
 <script type="application/json" id="agent-team-home">{blob}</script>
 <script src="{SCRIPT}" defer></script>
 </head>
@@ -301,6 +306,9 @@ def publish(out: Path, root: Path, settings: dict) -> None:
         raise SystemExit(f"{built} missing: the site's plugin was not built (npm run build in website/extension)")
     (out / SCRIPT).write_text(built.read_text())
     extra = {k: v for k, v in settings.items() if k in ("prewarm", "isolation")}
+    lite = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    if lite.get("contentsStorageName"):
+        extra["contentsStorageName"] = lite["contentsStorageName"]
     if "prewarm" in extra:
         extra["prefetch"] = prefetch_list((out / "lab" / "index.html").read_text())
     (out / "index.html").write_text(render(course_data(root / "notebooks"), extra))

@@ -116,7 +116,7 @@ def test_the_scripts_settings_name_every_exercise_and_the_prewarm(data):
     assert settings["exercises"] == {f"part{p.number}": [e.id for e in course.EXERCISES if e.part == p.number]
                                      for p in course.PARTS}
     assert settings["prewarm"]["options"]["x"] == "</script><script>alert(1)"
-    assert html.count("</script>") == 2
+    assert html.count("</script>") == 3  # the settings, the script, JupyterLite's root mark
 
 
 def test_light_and_dark_and_narrow_screens():
@@ -151,3 +151,11 @@ def test_the_prefetched_files_are_the_lab_pages_own():
     lab = ('<link id="jupyter-lite-main" rel="preload" href="../build/lab/bundle.js?_=ab12" main="index" as="script">'
            "\n await import(\n  '../config-utils.js?_=ab12'\n );")
     assert home.prefetch_list(lab) == ["build/lab/bundle.js?_=ab12", "config-utils.js?_=ab12"]
+
+
+def test_the_page_stays_jupyterlites_root(data):
+    # lab/ and notebooks/ read the root page's configuration script: without it no notebook opens
+    html = home.render(data, {})
+    found = re.search(r'<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="\.">(.*?)</script>',
+                      html, re.S)
+    assert found and json.loads(found.group(1)) == {}

@@ -13,7 +13,7 @@
 import { missing } from '../capabilities';
 import type { IIsolation } from './isolation';
 import type { IPrewarm } from './prewarm';
-import { read } from './record';
+import { database, read } from './record';
 import type { IRecord } from './record';
 import { warm } from './warm';
 
@@ -25,6 +25,7 @@ interface IHome {
   prewarm?: IPrewarm;
   isolation?: IIsolation;
   prefetch?: string[]; // JupyterLab's entry files, as its pages name them
+  contentsStorageName?: string; // the site's own name for its files' database, if it sets one
 }
 
 const g = globalThis as any;
@@ -140,7 +141,7 @@ function main(): void {
   const blob = document.getElementById('agent-team-home');
   const home: IHome = blob ? JSON.parse(blob.textContent || '{}') : {};
   g.__agentTeamHome = { record: null, warm: null };
-  read().then((record) => {
+  read(database(new URL('./', document.baseURI), home.contentsStorageName)).then((record) => {
     g.__agentTeamHome.record = record;
     showRecord(home, record);
     return keep(record);

@@ -2,7 +2,8 @@
  * The learner's record, read from plain JavaScript on the home page (no JupyterLab loaded): the
  * progress file `agent_team.progress` writes (agent_team_progress.json beside the notebooks) and
  * the notebooks the learner saved, both where JupyterLite keeps its files: the IndexedDB database
- * "JupyterLite Storage", object store "files" (localforage's; JupyterLite's BrowserStorageDrive),
+ * "JupyterLite Storage - <the site's path>" (its default drive's name, unless the site sets
+ * `contentsStorageName`), object store "files" (localforage's; JupyterLite's BrowserStorageDrive),
  * one entry per path, each a contents model whose content is JSON, text or base64.
  *
  * Read only, and never creating the database: a first visit that opened it would leave an empty
@@ -10,7 +11,9 @@
  * aborted (`onupgradeneeded`), which leaves nothing behind.
  */
 
-export const DATABASE = 'JupyterLite Storage';
+/** The database JupyterLite's default drive uses for the site whose root is `root`. */
+export const database = (root: URL, contentsStorageName?: string) =>
+  contentsStorageName || `JupyterLite Storage - ${root.pathname}`;
 const STORE = 'files';
 export const PROGRESS = 'agent_team_progress.json';
 
@@ -30,11 +33,11 @@ export interface IRecord {
 
 export const EMPTY: IRecord = { exercises: {}, hints: {}, predictions: {}, lastNotebook: null, saved: 0 };
 
-function openExisting(): Promise<IDBDatabase | null> {
+function openExisting(name: string): Promise<IDBDatabase | null> {
   return new Promise((resolve) => {
     let request: IDBOpenDBRequest;
     try {
-      request = indexedDB.open(DATABASE);
+      request = indexedDB.open(name);
     } catch {
       resolve(null); // no IndexedDB here (some private windows)
       return;
@@ -47,8 +50,8 @@ function openExisting(): Promise<IDBDatabase | null> {
 }
 
 /** Every entry of the files store, {path: model}; {} if there is none. */
-async function files(): Promise<Record<string, any>> {
-  const db = await openExisting();
+async function files(name: string): Promise<Record<string, any>> {
+  const db = await openExisting(name);
   if (!db) {
     return {};
   }
@@ -121,11 +124,12 @@ export function progressOf(data: any): Pick<IRecord, 'exercises' | 'hints' | 'pr
   return { exercises, hints, predictions };
 }
 
-/** The learner's record in this browser; EMPTY on a first visit or where storage is unreadable. */
-export async function read(): Promise<IRecord> {
+/** The learner's record in this browser, in the database `name`; EMPTY on a first visit or where
+ *  storage is unreadable. */
+export async function read(name: string): Promise<IRecord> {
   let all: Record<string, any>;
   try {
-    all = await files();
+    all = await files(name);
   } catch {
     return EMPTY;
   }
