@@ -279,7 +279,8 @@ ul.exercises{padding-left:1.1rem;margin:.3em 0}
 .badge.muted{background:rgba(127,127,127,.18);color:inherit}
 .tally{font-size:.9rem;margin:.3em 0 0}
 .tally:empty{display:none}
-code{font-family:ui-monospace,monospace;font-size:.92em;background:rgba(127,127,127,.14);padding:0 .2em;border-radius:3px}
+code{font-family:ui-monospace,monospace;font-size:.92em;background:rgba(127,127,127,.14);padding:0 .2em;
+border-radius:3px}
 details summary{cursor:pointer;font-weight:600}
 .sheet table{border-collapse:collapse;display:block;overflow-x:auto}
 .sheet th,.sheet td{border:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top}

@@ -38,11 +38,14 @@ JS_AXE_PAGE = """async (src) => {
 # What a keyboard reaches, in the order Tab visits it (no positive tabindex on the page, so DOM
 # order); each must really take focus.
 JS_FOCUSABLE = """() => {
+  const shut = (e) => e.closest('details:not([open])') && e.tagName !== 'SUMMARY';
   const all = [...document.querySelectorAll('a[href], button, summary, input, select, textarea, [tabindex]')]
-    .filter(e => !e.hidden && !e.closest('[hidden]') && e.getClientRects().length && !(e.closest('details:not([open])') && e.tagName !== 'SUMMARY'));
-  const refused = all.filter(e => { e.focus(); return document.activeElement !== e; }).map(e => e.outerHTML.slice(0, 80));
+    .filter(e => !e.hidden && !e.closest('[hidden]') && e.getClientRects().length && !shut(e));
+  const refused = all.filter(e => { e.focus(); return document.activeElement !== e; })
+    .map(e => e.outerHTML.slice(0, 80));
   const positive = [...document.querySelectorAll('[tabindex]')].filter(e => e.tabIndex > 0).length;
-  return {order: all.map(e => (e.id || e.getAttribute('href') || e.textContent).trim().slice(0, 60)), refused, positive};
+  const name = (e) => (e.id || e.getAttribute('href') || e.textContent).trim().slice(0, 60);
+  return {order: all.map(name), refused, positive};
 }"""
 JS_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 JS_HOME = "() => window.__agentTeamHome && window.__agentTeamHome.warm && window.__agentTeamHome.warm.state"
@@ -108,7 +111,8 @@ def check_sizes_themes_and_tab(pw, order):
     for _ in range(len(order) + 1):
         pw.keyboard.press("Tab")
         tabbed.append(pw.evaluate("""() => { const e = document.activeElement;
-          return e === document.body ? null : (e.id || e.getAttribute('href') || e.textContent).trim().slice(0, 60); }"""))
+          if (e === document.body) return null;
+          return (e.id || e.getAttribute('href') || e.textContent).trim().slice(0, 60); }"""))
     tabbed = [t for t in tabbed if t is not None][:len(order)]
     assert tabbed == order, f"Tab visits {tabbed}, expected {order}"
 

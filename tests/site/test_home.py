@@ -156,6 +156,6 @@ def test_the_prefetched_files_are_the_lab_pages_own():
 def test_the_page_stays_jupyterlites_root(data):
     # lab/ and notebooks/ read the root page's configuration script: without it no notebook opens
     html = home.render(data, {})
-    found = re.search(r'<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="\.">(.*?)</script>',
-                      html, re.S)
+    mark = r'<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root="\.">(.*?)</script>'
+    found = re.search(mark, html, re.S)
     assert found and json.loads(found.group(1)) == {}
