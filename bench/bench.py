@@ -150,8 +150,9 @@ def worker_stages(page):
     return dict(sorted(stages.items(), key=lambda kv: kv[1]))
 
 
-def course_start(playwright, base, path, timeline=False):
-    """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit."""
+def course_start(playwright, base, path, timeline=False, server=None):
+    """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit
+    (and, given the `server`, the bytes it sent)."""
     profile = Profile(playwright, base, count_bytes=True)
     page, guard = profile.page, profile.guard
     starts = []
@@ -162,6 +163,7 @@ def course_start(playwright, base, path, timeline=False):
         if kind == "warm":
             page = profile.new_tab()
         guard.bytes = guard.requests = 0
+        sent = server.body_bytes if server else 0
         t0 = time.monotonic()
         idle_driver = driver.open_notebook(page, base, path, idle=JS_IDLE_AT, polling=10)
         sample = {"idle": page.evaluate("() => window.__benchIdleAt"), "idle_driver": idle_driver}
@@ -173,6 +175,8 @@ def course_start(playwright, base, path, timeline=False):
         sample["stages"] = worker_stages(page)  # with the time it was stored
         page.wait_for_timeout(300)  # let the last responses finish for the byte count
         sample.update(bytes=guard.bytes, requests=guard.requests)
+        if server:
+            sample["server_bytes"] = server.body_bytes - sent
         out[kind] = sample
         if timeline:
             print(f"{kind} start:")
@@ -303,12 +307,13 @@ def main():
             # alternated, had it 0.2 to 0.9 s faster (a trial lever, since dropped).
             first = i % len(variants)
             for name in variants[first:] + variants[:first]:
-                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0)
+                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0, server=server)
                 course[name].append(start)
                 line += f"; {name} idle {start['cold']['idle']:.2f}/{start['warm']['idle']:.2f} s"
             from_home.append(home.home_then_part(Profile(p, site_base["shipped"], count_bytes=True),
-                                                 site_base["shipped"], part1, JS_IDLE_AT, args.read))
-            line += f"; home -> part 1 idle {from_home[-1]['idle']:.2f} s ({from_home[-1]['warm_state_at_click']})"
+                                                 site_base["shipped"], part1, JS_IDLE_AT, server, args.read))
+            line += (f"; home -> part 1 idle {from_home[-1]['idle_from_click']:.2f} s from the click "
+                     f"({from_home[-1]['warm_state_at_click']})")
             print(line + "  (cold/warm)", flush=True)
         if not args.no_run_all:
             browser = driver.launch(p)
@@ -334,7 +339,7 @@ def main():
         **shipped,
         "first_load_bytes": shipped["load_bytes"],
         "first_load_requests": shipped["load_requests"],
-        "home_then_part1": home.summary(from_home, bare_med["cold"], shipped["load_bytes"], args.read),
+        "home_then_part1": home.summary(from_home, bare_med["cold"], [s["cold"] for s in course["shipped"]], args.read),
         "variants": {n: summary(course[n], bare_med) for n in variants if n != "shipped"},
         "run_all_s": {k: round(v, 3) for k, v in runs.items()},
         "run_all_ratio": {k: round(v / bare_med["cold"], 2) for k, v in runs.items()},

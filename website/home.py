@@ -197,7 +197,7 @@ this page starts on it while you read.</li>
 <li><strong>A cell that never ends:</strong> Kernel → Interrupt Kernel (or the ■ button) stops it
 and keeps your variables. Where the browser cannot interrupt, the notebook says so in one line:
 then use Kernel → Restart Kernel and run the cells above again.</li>
-<li><strong>Browsers:</strong> {_e(BROWSERS)}, on a computer. Over plain <code>http://</code> from another
+<li><strong>Browsers:</strong> {_e(BROWSERS)}. Over plain <code>http://</code> from another
 machine, Interrupt cannot stop a running cell.</li>
 <li><strong>JupyterLab</strong> itself, with the file browser: <a href="{LAB}">open it</a>.</li>
 </ul>

@@ -13,7 +13,9 @@
  *    restores it, as a return visit does. Once the snapshot is stored the worker is ended.
  * Nothing is fetched that the notebook page would not fetch itself; a return visit whose snapshot
  * is there already fetches nothing at all. `cancel()` (the Stop button, or leaving the page) ends
- * the worker; the notebook then starts as it would have without this page.
+ * the worker; the notebook then starts as it would have without this page. A notebook link followed
+ * while the snapshot is being stored (Python is booted: a second or so to go) waits for the store,
+ * at most HOLD_MS, rather than throw the boot away.
  */
 
 import { serviceWorkers } from '../capabilities';
@@ -31,6 +33,8 @@ export interface IWarm {
 
 // How long to wait for the snapshot to be stored after the worker booted (it takes about 1 s).
 const STORE_MS = 120_000;
+// How long a notebook link followed during the store waits for it.
+const HOLD_MS = 4_000;
 
 const LINES: Record<string, string> = {
   warming: 'Getting Python ready in the background while you read (a download of about 28 MB, once)…',
@@ -82,6 +86,19 @@ export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefet
     finish(state);
   };
   addEventListener('pagehide', () => end('cancelled'));
+  document.addEventListener('click', (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    const plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+    if (warming.state !== 'storing' || !link || !plain || !new URL(link.href).pathname.includes('/lab/')) {
+      return;
+    }
+    event.preventDefault();
+    if (line) {
+      line.textContent = 'Python is almost ready: opening in a moment…';
+    }
+    const go = () => location.assign(link.href);
+    Promise.race([warming.done, new Promise((r) => setTimeout(r, HOLD_MS))]).then(go, go);
+  });
 
   (async () => {
     await idle();
