@@ -18,7 +18,7 @@
  * at most HOLD_MS, rather than throw the boot away.
  */
 
-import { serviceWorkers } from '../capabilities';
+import { serviceWorkers, sharedMemory } from '../capabilities';
 import * as snapshot from '../snapshot';
 import { startWorker } from '../worker';
 import { register } from './isolation';
@@ -47,7 +47,7 @@ const LINES: Record<string, string> = {
 
 const idle = () => new Promise<void>((resolve) => {
   const after = () => ('requestIdleCallback' in globalThis
-    ? (globalThis as any).requestIdleCallback(() => resolve(), { timeout: 2000 })
+    ? (globalThis as any).requestIdleCallback(() => resolve(), { timeout: 500 })
     : setTimeout(resolve, 300));
   if (document.readyState === 'complete') {
     after();
@@ -129,9 +129,15 @@ export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefet
       return;
     }
     say('warming');
+    // The worker file the notebook page will start (worker.ts picks it by sharedMemory()), so no
+    // byte is fetched for this page alone. This page is not isolated on a first visit, so where the
+    // notebook page will be (a service worker) and the browser has Atomics.waitAsync, that is the
+    // coincident one; booting needs no shared memory. A guess wrong costs the other file (~0.2 MB).
     const file = (name: string) => new URL(`${config.static}/${name}`, root);
+    const notebookShares = sharedMemory() || (serviceWorkers() && typeof (Atomics as any).waitAsync === 'function');
+    const chosen = file(notebookShares ? config.coincident : config.comlink);
     const started = startWorker({ by: 'home', pyodideUrl, loadPyodideOptions: config.options },
-      { comlink: file(config.comlink), coincident: file(config.coincident) });
+      { comlink: chosen, coincident: chosen });
     worker = started.worker;
     started.failed.then(() => end('failed'));
     worker.addEventListener('message', async (event: MessageEvent) => {
