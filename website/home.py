@@ -285,6 +285,7 @@ details summary{cursor:pointer;font-weight:600}
 .sheet table{border-collapse:collapse;display:block;overflow-x:auto}
 .sheet th,.sheet td{border:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top}
 .sheet pre{overflow-x:auto;background:var(--card);padding:.5em}
+.sheet pre code{background:none;padding:0}
 footer{margin-top:2rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 @media print{nav,.skip{display:none}}
 """
