@@ -6,6 +6,8 @@
 each of them twice: *cold* (a fresh browser profile: empty cache and storage, a first visit) and
 *warm* (a new tab in the same browser profile right after: the disk cache, service worker and
 storage of the first visit, a learner coming back); and the run-all time of every notebook.
+(d) a first visit that starts at the course's home page, reads it for --read seconds (10) and then
+opens part 1 (bench/home.py), shipped site only, each --repeat;
 (b) and (c) are measured for each site variant (bench/variants.py): `shipped` as `make site`
 builds it, and by default `no-snapshot` (the lever of a return visit) and `no-levers` (none of
 the start-up levers), so what they buy is visible; `--variants
@@ -44,7 +46,7 @@ from pathlib import Path
 
 from website import driver, serve
 
-from . import per_engine
+from . import home, per_engine
 from .variants import build_options
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,8 +150,9 @@ def worker_stages(page):
     return dict(sorted(stages.items(), key=lambda kv: kv[1]))
 
 
-def course_start(playwright, base, path, timeline=False):
-    """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit."""
+def course_start(playwright, base, path, timeline=False, server=None):
+    """{cold: {...}, warm: {...}}: kernel idle, stages, bytes, requests of a first and a return visit
+    (and, given the `server`, the bytes it sent)."""
     profile = Profile(playwright, base, count_bytes=True)
     page, guard = profile.page, profile.guard
     starts = []
@@ -160,6 +163,7 @@ def course_start(playwright, base, path, timeline=False):
         if kind == "warm":
             page = profile.new_tab()
         guard.bytes = guard.requests = 0
+        sent = server.body_bytes if server else 0
         t0 = time.monotonic()
         idle_driver = driver.open_notebook(page, base, path, idle=JS_IDLE_AT, polling=10)
         sample = {"idle": page.evaluate("() => window.__benchIdleAt"), "idle_driver": idle_driver}
@@ -171,6 +175,8 @@ def course_start(playwright, base, path, timeline=False):
         sample["stages"] = worker_stages(page)  # with the time it was stored
         page.wait_for_timeout(300)  # let the last responses finish for the byte count
         sample.update(bytes=guard.bytes, requests=guard.requests)
+        if server:
+            sample["server_bytes"] = server.body_bytes - sent
         out[kind] = sample
         if timeline:
             print(f"{kind} start:")
@@ -244,6 +250,8 @@ def main():
     ap.add_argument("--no-build", action="store_true", help="use the sites as they are")
     ap.add_argument("--no-run-all", action="store_true", help="skip the run-all of every notebook")
     ap.add_argument("--timeline", action="store_true", help="print the request timeline of one start")
+    ap.add_argument("--read", type=float, default=home.READ_SECONDS,
+                    help="seconds the learner reads the home page before opening part 1 (d)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     ap.add_argument("--engines", default="firefox,webkit",
                     help="comma-separated engines besides Chromium: firefox, webkit, webkit-no-sab ('' for none)")
@@ -285,6 +293,7 @@ def main():
     load_before = os.getloadavg()
     bare = []
     course = {n: [] for n in variants}
+    from_home = []
     runs = {}
     with sync_playwright() as p:
         bare_boot(p, base)  # warm-up: the OS file cache, Chromium's compile workers
@@ -298,9 +307,13 @@ def main():
             # alternated, had it 0.2 to 0.9 s faster (a trial lever, since dropped).
             first = i % len(variants)
             for name in variants[first:] + variants[:first]:
-                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0)
+                start = course_start(p, site_base[name], part1, timeline=args.timeline and i == 0, server=server)
                 course[name].append(start)
                 line += f"; {name} idle {start['cold']['idle']:.2f}/{start['warm']['idle']:.2f} s"
+            from_home.append(home.home_then_part(Profile(p, site_base["shipped"], count_bytes=True),
+                                                 site_base["shipped"], part1, JS_IDLE_AT, server, args.read))
+            line += (f"; home -> part 1 idle {from_home[-1]['idle_from_click']:.2f} s from the click "
+                     f"({from_home[-1]['warm_state_at_click']})")
             print(line + "  (cold/warm)", flush=True)
         if not args.no_run_all:
             browser = driver.launch(p)
@@ -326,10 +339,11 @@ def main():
         **shipped,
         "first_load_bytes": shipped["load_bytes"],
         "first_load_requests": shipped["load_requests"],
+        "home_then_part1": home.summary(from_home, bare_med["cold"], [s["cold"] for s in course["shipped"]], args.read),
         "variants": {n: summary(course[n], bare_med) for n in variants if n != "shipped"},
         "run_all_s": {k: round(v, 3) for k, v in runs.items()},
         "run_all_ratio": {k: round(v / bare_med["cold"], 2) for k, v in runs.items()},
-        "samples": {"bare": bare, "course": course},
+        "samples": {"bare": bare, "course": course, "home_then_part1": from_home},
         "engines": by_engine,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -368,6 +382,7 @@ def report(result, variants, runs):
                   f"; snapshot {'/'.join(str(x) for x in r[prefix + 'snapshot'])}"
                   + ("; worker (s from navigation): " + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
                      if stages else ""))
+    home.report(result["home_then_part1"])
     print(f"first output (shipped): +{result['first_output_after_idle_s']:.2f} s after idle, "
           f"{result['first_output_ratio']:.2f}x bare")
     for k, v in runs.items():

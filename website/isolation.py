@@ -31,8 +31,9 @@ PLUGIN = "@agent-team/site-extension:service-worker"
 REPLACED = "@jupyterlite/application-extension:service-worker-manager"
 
 
-def patch(out: Path, app_version: str) -> None:
-    """The site's service worker, in the built site `out` (after prewarm.patch)."""
+def patch(out: Path, app_version: str) -> dict:
+    """The site's service worker, in the built site `out` (after prewarm.patch); returns the
+    pages' settings (the home page registers the same worker: website/home.py)."""
     shutil.copy2(SOURCE, out / WORKER)
 
     def use_the_sites_worker(data):
@@ -41,4 +42,6 @@ def patch(out: Path, app_version: str) -> None:
 
     edit_config(out, use_the_sites_worker)
     # Its settings for the page script, which runs after them (a script added later comes first).
-    add_page_settings(out, "isolation", {"worker": WORKER, "version": app_version})
+    settings = {"worker": WORKER, "version": app_version}
+    add_page_settings(out, "isolation", settings)
+    return settings

@@ -32,16 +32,19 @@ def parse(text: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def apply(out: Path, load_pyodide_options: dict, without: frozenset[str] = frozenset()) -> None:
-    """Patch the built site `out` with every lever but those `without`."""
+def apply(out: Path, load_pyodide_options: dict, without: frozenset[str] = frozenset()) -> dict:
+    """Patch the built site `out` with every lever but those `without`; returns the page settings
+    of those applied ({"prewarm": ..., "isolation": ...}), which the home page uses too."""
     unknown = set(without) - set(LEVERS)
     if unknown:
         raise ValueError(f"no lever {', '.join(sorted(unknown))}: the levers are {', '.join(LEVERS)}")
+    settings = {}
     if "prewarm" not in without:
-        prewarm.patch(out, load_pyodide_options)
+        settings["prewarm"] = prewarm.patch(out, load_pyodide_options)
     if "snapshot" not in without:
         snapshot.patch(out, load_pyodide_options)
     if "service-worker" not in without:
         # after prewarm, so that its page script comes first: a page about to reload starts no worker
         app_version = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]["appVersion"]
-        isolation.patch(out, app_version)
+        settings["isolation"] = isolation.patch(out, app_version)
+    return settings

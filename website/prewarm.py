@@ -40,8 +40,9 @@ def build_extension() -> Path:
     return BUILT
 
 
-def patch(out: Path, load_pyodide_options: dict) -> None:
-    """Start the kernel's worker early in the built site `out`: from its notebook pages..."""
+def patch(out: Path, load_pyodide_options: dict) -> dict:
+    """Start the kernel's worker early in the built site `out`: from its notebook pages...
+    Returns the pages' settings (the home page starts the same worker: website/home.py)."""
     static = out / STATIC
     names = {}
     for kind in ("comlink", "coincident"):
@@ -54,3 +55,4 @@ def patch(out: Path, load_pyodide_options: dict) -> None:
     # ...and from the plugin, when it activates, if no page did (a page of another app).
     edit_config(out, lambda data: data.setdefault("litePluginSettings", {}).update(
         {f"{NAME}:kernel": {"startEarly": True}}))
+    return config

@@ -31,6 +31,13 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
+    def copyfile(self, source, outputfile):
+        # Counted, so the bench can say what a visit cost the server (browsers' own counts leave out
+        # what a worker fetched or a closed page dropped).
+        while chunk := source.read(64 * 1024):
+            outputfile.write(chunk)
+            self.server.count(len(chunk))
+
     def log_message(self, format, *args):  # noqa: A002 -- http.server's own signature
         if not self.quiet:
             super().log_message(format, *args)
@@ -39,6 +46,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    body_bytes = 0  # response bodies sent so far (bench/home.py reads it)
+    _lock = threading.Lock()
+
+    def count(self, n):
+        with self._lock:
+            self.body_bytes += n
 
     def handle_error(self, request, client_address):
         # A browser that closes a connection mid-transfer (a page closed while loading) is normal.

@@ -16,3 +16,8 @@ await build({
   ...common, entryPoints: ['src/page/index.ts'], outfile: 'lib/page.js', format: 'iife',
   define: { 'import.meta.url': 'location.href' },
 });
+// The home page's script (src/page/home.ts), loaded by the page website/home.py renders.
+await build({
+  ...common, entryPoints: ['src/page/home.ts'], outfile: 'lib/home.js', format: 'iife',
+  define: { 'import.meta.url': 'location.href' },
+});

@@ -16,7 +16,7 @@ import { sharedMemory } from './capabilities';
 
 /** What a worker needs to boot Pyodide: where it is, and how the kernel loads it. */
 export interface IBoot {
-  by: 'page' | 'plugin' | 'kernel'; // who starts it (read by the browser tests)
+  by: 'page' | 'plugin' | 'kernel' | 'home'; // who starts it (read by the browser tests)
   pyodideUrl: string;
   loadPyodideOptions: Record<string, unknown>;
   snapshot?: boolean; // false: start plainly, never touching the snapshot (start.ts)

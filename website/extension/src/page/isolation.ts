@@ -20,6 +20,20 @@ export interface IIsolation {
 
 const TRYING = 'agentTeamIsolating';
 
+/** The site's service worker's URL (the one the plugin registers too), from the site's root. */
+export function workerUrl(config: IIsolation, root: URL): string {
+  return new URL(`${config.worker}?enableCache=false`, root).href;
+}
+
+/** Register the site's service worker, marked as JupyterLite's installed version (or JupyterLite
+ *  unregisters it). The home page does it without a reload, so that the first notebook page a
+ *  learner opens from it is isolated from its start (home.ts). */
+export function register(config: IIsolation, root: URL): Promise<ServiceWorkerRegistration> {
+  const url = workerUrl(config, root);
+  localStorage.setItem(`${url}-version`, config.version);
+  return navigator.serviceWorker.register(url);
+}
+
 /** Start isolating this page; `gaveUp` is called if it will not reload after all. */
 export function isolate(config: IIsolation, gaveUp: () => void): void {
   const g = globalThis as any;
@@ -31,7 +45,7 @@ export function isolate(config: IIsolation, gaveUp: () => void): void {
     return;
   }
   const container = navigator.serviceWorker;
-  const url = new URL(`../${config.worker}?enableCache=false`, location.href).href;
+  const url = workerUrl(config, new URL('../', location.href));
   const here = location.href;
   let settled = false;
   const reload = () => {
@@ -52,9 +66,8 @@ export function isolate(config: IIsolation, gaveUp: () => void): void {
   try {
     sessionStorage.setItem(TRYING, '1');
     g.__agentTeamReloading = true;
-    localStorage.setItem(`${url}-version`, config.version);
     container.addEventListener('controllerchange', reload);
-    container.register(url).then(() => container.ready).then((registration) => {
+    register(config, new URL('../', location.href)).then(() => container.ready).then((registration) => {
       if (container.controller && registration.active && container.controller.scriptURL === url) {
         reload();
       }

@@ -1,0 +1,167 @@
+/**
+ * A first visit's start-up, hidden behind the home page's reading time (issue 24, item 4).
+ *
+ * Once the page has loaded and the browser is idle (never before: the page comes first), and
+ * unless the browser asks to save data or the learner stops it:
+ * 1. the site's service worker is registered (no reload: the home page needs no isolation), so the
+ *    first notebook page is isolated from its start instead of reloading itself once;
+ * 2. JupyterLab's entry files are prefetched (`<link rel=prefetch>`: the browser's lowest priority),
+ *    by the exact URLs the notebook pages name, so the same requests find them in the HTTP cache;
+ * 3. the kernel's worker boots, with the steps and files the notebook page's own early start uses
+ *    (worker.ts): Pyodide, the wheels, the kernel's imports, and then, as on any first visit, the
+ *    kernel's memory snapshot (snapshot.ts) in Cache Storage. The notebook opened next finds it and
+ *    restores it, as a return visit does. Once the snapshot is stored the worker is ended.
+ * Nothing is fetched that the notebook page would not fetch itself; a return visit whose snapshot
+ * is there already fetches nothing at all. `cancel()` (the Stop button, or leaving the page) ends
+ * the worker; the notebook then starts as it would have without this page. A notebook link followed
+ * while the snapshot is being stored (Python is booted: a second or so to go) waits for the store,
+ * at most HOLD_MS, rather than throw the boot away.
+ */
+
+import { serviceWorkers, sharedMemory } from '../capabilities';
+import * as snapshot from '../snapshot';
+import { startWorker } from '../worker';
+import { register } from './isolation';
+import type { IIsolation } from './isolation';
+import type { IPrewarm } from './prewarm';
+
+export interface IWarm {
+  state: string; // "waiting", "skipped", "warming", "storing", "ready", "downloaded", "failed", "cancelled"
+  cancel: () => void;
+  done: Promise<string>;
+}
+
+// How long to wait for the snapshot to be stored after the worker booted (it takes about 1 s).
+const STORE_MS = 120_000;
+// How long a notebook link followed during the store waits for it.
+const HOLD_MS = 4_000;
+
+const LINES: Record<string, string> = {
+  warming: 'Getting Python ready in the background while you read (a download of about 28 MB, once)…',
+  ready: 'Python is ready in this browser: a part opens in a few seconds.',
+  downloaded: 'Python is downloaded: a part will start it when you open one.',
+  skipped: 'Your browser asks to save data: Python downloads when you open a part.',
+  cancelled: 'Stopped: Python starts when you open a part.',
+  failed: 'Python could not be prepared here; a part will start it when you open one.',
+};
+
+const idle = () => new Promise<void>((resolve) => {
+  const after = () => ('requestIdleCallback' in globalThis
+    ? (globalThis as any).requestIdleCallback(() => resolve(), { timeout: 500 })
+    : setTimeout(resolve, 300));
+  if (document.readyState === 'complete') {
+    after();
+  } else {
+    addEventListener('load', after, { once: true });
+  }
+});
+
+export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefetch: string[], line: HTMLElement | null): IWarm {
+  const root = new URL('./', document.baseURI);
+  let worker: Worker | null = null;
+  let finish = (_: string) => {};
+  const warming: IWarm = { state: 'waiting', cancel: () => end('cancelled'), done: new Promise((r) => (finish = r)) };
+  const stop = document.createElement('button');
+  stop.type = 'button';
+  stop.className = 'quiet';
+  stop.textContent = 'Stop';
+  stop.setAttribute('aria-label', 'Stop getting Python ready');
+  stop.addEventListener('click', () => warming.cancel());
+  const say = (state: string) => {
+    warming.state = state;
+    if (line && LINES[state]) {
+      line.textContent = `${LINES[state]} `;
+      if (state === 'warming') {
+        line.appendChild(stop);
+      }
+    }
+  };
+  const end = (state: string) => {
+    if (['ready', 'downloaded', 'skipped', 'cancelled', 'failed'].includes(warming.state)) {
+      return;
+    }
+    worker?.terminate();
+    worker = null;
+    say(state);
+    finish(state);
+  };
+  addEventListener('pagehide', () => end('cancelled'));
+  document.addEventListener('click', (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+    const plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+    if (warming.state !== 'storing' || !link || !plain || !new URL(link.href).pathname.includes('/lab/')) {
+      return;
+    }
+    event.preventDefault();
+    if (line) {
+      line.textContent = 'Python is almost ready: opening in a moment…';
+    }
+    const go = () => location.assign(link.href);
+    Promise.race([warming.done, new Promise((r) => setTimeout(r, HOLD_MS))]).then(go, go);
+  });
+
+  (async () => {
+    await idle();
+    if (warming.state !== 'waiting') {
+      return;
+    }
+    if ((navigator as any).connection?.saveData) {
+      end('skipped');
+      return;
+    }
+    if (isolation && serviceWorkers()) {
+      register(isolation, root).catch((error) => console.warn('agent_team: no service worker yet', error));
+    }
+    for (const href of prefetch) {
+      const link = document.createElement('link');
+      link.rel = 'prefetch';
+      link.href = new URL(href, root).href;
+      document.head.appendChild(link);
+    }
+    const pyodideUrl = new URL('static/pyodide/pyodide.mjs', root).href;
+    const indexUrl = pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
+    const where = await snapshot.place(indexUrl).catch(() => null);
+    if (where && !where.refused && (await where.cache.match(where.heap))) {
+      end('ready'); // a return visit: the notebook restores the snapshot already stored
+      return;
+    }
+    if (warming.state !== 'waiting') {
+      return;
+    }
+    say('warming');
+    // The worker file the notebook page will start (worker.ts picks it by sharedMemory()), so no
+    // byte is fetched for this page alone. This page is not isolated on a first visit, so where the
+    // notebook page will be (a service worker) and the browser has Atomics.waitAsync, that is the
+    // coincident one; booting needs no shared memory. A guess wrong costs the other file (~0.2 MB).
+    const file = (name: string) => new URL(`${config.static}/${name}`, root);
+    const notebookShares = sharedMemory() || (serviceWorkers() && typeof (Atomics as any).waitAsync === 'function');
+    const chosen = file(notebookShares ? config.coincident : config.comlink);
+    const started = startWorker({ by: 'home', pyodideUrl, loadPyodideOptions: config.options },
+      { comlink: chosen, coincident: chosen });
+    worker = started.worker;
+    started.failed.then(() => end('failed'));
+    worker.addEventListener('message', async (event: MessageEvent) => {
+      if (!event.data || event.data.agentTeamStage !== 'booted') {
+        return;
+      }
+      if (event.data.snapshot !== 'storing' || !where) {
+        end('downloaded'); // no Cache Storage or no snapshot here: the HTTP cache has the files
+        return;
+      }
+      warming.state = 'storing';
+      const deadline = Date.now() + STORE_MS;
+      while (worker && Date.now() < deadline) {
+        if (await where.cache.match(where.heap)) {
+          end('ready');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      end('downloaded');
+    });
+  })().catch((error) => {
+    console.warn('agent_team: the kernel was not prepared on the home page', error);
+    end('failed');
+  });
+  return warming;
+}
