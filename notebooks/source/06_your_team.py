@@ -82,24 +82,30 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 #
 # * `"name"`: the fault in a few words;
 # * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
-#   `reviewer`, `tamper`, `rules`, `max_rounds`), using **a policy or hook you write**, not one
-#   of part 4's {{faults}};
+#   `reviewer`, `tamper`, `rules`, `max_rounds`, `require_plan`, `seconds`), using **a policy or
+#   hook you write**, not one of part 4's {{faults}} (nor a wrapper around one, nor its code typed
+#   in again: the grader compares your run with each of theirs);
 # * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
-# * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds
-#   nothing in a healthy run.
+# * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and returns
+#   `None` (not `""`) in a healthy run.
 #
 # The grader runs your fault, checks that it really changes what happens, that the run ends as you
-# said and replays identically, and that your evidence is found in your run and only there.
+# said and replays identically, and that your evidence is found in your run and only there. A
+# policy that hangs (part 5's busy model) is a fault like any other: give it a small `seconds`,
+# such as `0.05`, so each hung turn is cut short (the grader runs your fault twice, so `seconds`
+# times `max_rounds` may be at most 1).
 #
 # <details><summary>Ideas, if you need one</summary>
 #
 # A coder that writes an empty file. A coder that also tries to write the plan (a coder acting as
 # planner). A reviewer that "helps" by patching the source. A coder that sends more patches than a
-# turn may carry. A coder that ignores the plan and the tests and rewrites the stub. For each, first
+# turn may carry. A coder that hangs like a busy model. For each, first
 # run `supervise(...)` with it and read the trace (`RoundStepper(run)`), then decide what to expect.
 # </details>
 
 # %% tags=["exercise"]
+from agent_team.policies import fake_coder, fake_reviewer, output  # what a policy of yours builds on
+
 # BEGIN SOLUTION
 def reviewer_fixes_code(goal, view):
     """A reviewer that 'helps' by patching the source along with its verdict (a reviewer acting as coder)."""

@@ -400,7 +400,7 @@ def fake_report(**kw):
 def test_report_has_a_table_of_checks_the_first_divergence_a_hint_and_details():
     html = report_html(fake_report())
     assert "Exercise 3.1: run_team" in html and "not yet" in html
-    assert "1 of 3 checks pass." in html
+    assert "1 of 3 checks pass; 1 fails; 1 not run (nothing judged it)." in html
     assert ">pass<" in html and ">fail<" in html and ">not run<" in html
     assert "First difference" in html and "the worked example" in html and "log entry 4" in html
     row = re.search(r'<tr class="at-row-first">(.*?)</tr>', html).group(1)
