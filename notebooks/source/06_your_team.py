@@ -205,7 +205,7 @@ Quiz(
 # | step | risk | success means |
 # |---|---|---|
 # | `plan` | `write` | `PLAN.md` holds a plan at the end of the run (empty: `failed`) |
-# | `code` | `write` | at least one coder turn landed (none landed: `failed`; no coder turn at all: `skipped`) |
+# | `code` | `write` | at least one coder turn landed a patch (a turn that sends no patch changes nothing; none landed: `failed`; no coder turn at all: `skipped`) |
 # | `tests` | `execute` | the last test run was green (red: `failed`; never ran: `skipped`) |
 # | `review` | `write` | the last reviewer turn left a verdict (none: `failed`; no reviewer turn: `skipped`) |
 #
@@ -229,13 +229,18 @@ Quiz(
 # ## Exercise 6.2 — a run through the gate
 #
 # Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
-# outcomes above as dicts `{"step", "status", "risk"}`, in the order plan, code, tests, review.
-# The grader compares them with the reference on healthy runs (0, 1 and 4 rounds) and on all of
-# part 4's faults, and checks the status the gate then gives each run.
+# outcomes above as dicts `{"step", "status", "risk"}` (no other keys: the gate refuses them), in
+# the order plan, code, tests, review. Each sentence of the table counts as written: the plan is
+# read from `PLAN.md` at the end, whoever wrote it and whenever; the code needs *some* coder turn
+# that landed a patch, not the last one; the review is the *last* reviewer turn, not any.
+# The grader compares them with the reference on healthy runs (0, 1 and 4 rounds), on all of
+# part 4's faults and on runs made to tell those readings apart, and checks the status the gate
+# then gives each run.
 #
 # The trace's readers find the events for you: `turns(run.trace, "coder")` is every coder turn
-# (a turn that landed has `applied == True`; a reviewer turn carries `verdict`, None when it left
-# none), and `oracle_reports(run.trace)` is the report of every test run (`["ok"]`: green or not).
+# (a turn that landed has `applied == True`, and its `patches` are what it sent; a reviewer turn
+# carries `verdict`, None when it left none), and `oracle_reports(run.trace)` is the report of
+# every test run (`["ok"]`: green or not).
 
 # %% tags=["exercise"]
 def run_outcomes(run):
@@ -247,7 +252,7 @@ def run_outcomes(run):
     coder, reviewer = turns(run.trace, "coder"), turns(run.trace, "reviewer")
     return [
         outcome("plan", "write", bool(run.repo.get(PLAN_PATH, "").strip())),
-        outcome("code", "write", any(e["applied"] for e in coder), never=not coder),
+        outcome("code", "write", any(e["applied"] and e["patches"] for e in coder), never=not coder),
         outcome("tests", "execute", bool(tests) and tests[-1]["ok"], never=not tests),
         outcome("review", "write", bool(reviewer) and reviewer[-1].get("verdict") is not None, never=not reviewer),
     ]

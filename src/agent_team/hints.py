@@ -185,8 +185,9 @@ HINTS = {
              "last review count, as in the gate."),
         Hint("Collect the coder's and the reviewer's turns (`turns(run.trace, role)`) and the test reports "
              "(`oracle_reports(run.trace)`). The plan "
-             "succeeded when the plan file is not empty; the code when some coder turn landed; the tests "
-             "when the last test run is green; the review when the last reviewer turn left a verdict. "
+             "succeeded when the plan file holds more than blank lines at the end; the code when some "
+             "coder turn landed with at least one patch (not only the last turn); the tests when the last "
+             "test run is green; the review when the last reviewer turn left a verdict (not any turn). "
              "The risk of every step is `write`, except the tests', which `execute`."),
         Hint("Fill in the `...`:",
              "def run_outcomes(run):\n"
