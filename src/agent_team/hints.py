@@ -37,8 +37,9 @@ HINTS = {
              "every repo you test, so an old `fizzbuzz` survives into the next call). Pass that one dict "
              "to `exec` as its globals only: with a second dict for locals, a `fizzbuzz` that calls a "
              "helper function of its own cannot find it. Catch `Exception`, not a few chosen types, "
-             "and turn each problem into a `str` in `errors`. A result counts only if it is exactly a "
-             "`str` equal to the expected one."),
+             "and turn each problem into a `str` in `errors`, naming its type (`type(err).__name__`: "
+             "some exceptions have no text). A result counts only if it is exactly a `str` equal to the "
+             "expected one: check `type(got) is str` before `==`, since a result's own `==` may raise."),
         Hint("Fill in the `...`:",
              "def run_tests(repo):\n"
              "    namespace = {}                      # new on every call\n"
