@@ -105,8 +105,8 @@ def gate_cases():
             ("b and a failed", _run("b failed", "a failed")),
             ("step 0 failed", _run("1 success", "0 failed")),
             # ids of digits are still str ids: '7' is not 7 (nor '007' 7)
-            ("str ids '10' and '7' skipped", [_o("10", "success"), _o("7", "skipped"), _o("2", "skipped")]),
-            ("str id '007' failed", [_o("1", "success"), _o("007", "failed")]),
+            ("str ids of digits, two skipped", [_o("10", "success"), _o("7", "skipped"), _o("2", "skipped")]),
+            ("the str id 007 failed", [_o("1", "success"), _o("007", "failed")]),
         ]),
         ("every outcome counts", "every outcome counts, however long the list", [
             ("twelve successes", long_ok),
