@@ -7,7 +7,7 @@ string literal ("that is only text, not a use").
 | (same) | only names count: the word as a whole token outside strings | ``names_and_comments_only`` |
 
 Measured: before, ``skips_string_literals`` was accepted (1 of 2; ``names_and_comments_only`` was
-already refused, by a word split across a string's pieces in the random cases); now both are rejected by ``refuses exec`` or ``refuses __import__``.
+already refused by other cases); now both are rejected by ``refuses exec`` or ``refuses __import__``.
 """
 
 import io
