@@ -24,10 +24,9 @@ from grader_helpers import first_failing
 from agent_team.grading import core, grade_run_team
 
 
-HUGE = [("tester", "PASS")] * 5_000_000  # built once: what it costs is the grader's, not the learner's
-
-
 def team(cap=None, log_store=None, feedback_store=None, crash=False, huge=0):
+    big = [("tester", "PASS")] * (huge or 0)  # built once, before grading: its cost is the grader's, not the learner's
+
     def run_team(task, planner, coder, reviewer, tester, max_rounds):
         plan = planner(task)
         if log_store is not None:
@@ -53,7 +52,7 @@ def team(cap=None, log_store=None, feedback_store=None, crash=False, huge=0):
             result = tester(code)
             log.append(("tester", result))
             if result.startswith("PASS"):
-                return code, (HUGE if huge else log)
+                return code, (big if huge else log)
             feedback = "test: " + result
             if feedback_store:
                 feedback_store[0] = feedback

@@ -166,6 +166,13 @@ class Report:
             if found.passed is None:
                 found.passed = True
 
+    def unjudge_passes(self):
+        """After a crash in a case that judges every check: no check shows as passed, since the
+        crashed case never judged them (a crash is a failed check, never a near-pass)."""
+        for c in self.checks:
+            if c.passed is True:
+                c.passed = None
+
     def finish(self, ran=True):
         """Mark unfailed checks as passed.
 

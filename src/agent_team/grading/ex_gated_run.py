@@ -110,14 +110,15 @@ def grade_run_outcomes(fn):
     """Grade exercise 6.2: ``run_outcomes(run)`` against the reference over healthy and faulty runs."""
     report = Report(exercise="6.2")
     report.declare_all(REQUIREMENTS)
-    ran = False
+    ran = crashed = False
     for name, run in grading_runs():
         call = call_learner(fn, copy.deepcopy(run), what="your run_outcomes")
         if call.not_implemented:
             report.outcome_override = "not implemented"
             return report.finish(ran=False)
-        if not call.ok:
+        if not call.ok:  # a crash on one run: the steps it would have judged are not passes anywhere
             report.fail("shape", f"On '{name}': {call.problem}")
+            crashed = True
             continue
         problem = _outcome_shape(call.value)
         if problem:
@@ -138,4 +139,6 @@ def grade_run_outcomes(fn):
             got_status = call_gate.value.status if call_gate.ok else call_gate.problem
             report.fail("gated status", f"On '{name}' the gate on your outcomes gives {safe_repr(got_status)}; "
                                         f"it should be {expected!r}.")
-    return report.finish(ran=ran)
+    if crashed:
+        report.unjudge_passes()
+    return report.finish(ran=False if crashed else ran)

@@ -286,9 +286,7 @@ def grade_run_team(fn):
         _compare(report, scenario, call.value, script.calls)
         _same_log_again(report, scenario, call.value, earlier)
     if crashed:  # a team that crashed somewhere is not near a pass: what it stopped was never judged
-        for check in report.checks:
-            if check.passed is True:
-                check.passed = None
+        report.unjudge_passes()
     return report.finish(ran=False)  # a check passes only if some scenario really tried it
 
 
