@@ -3,14 +3,14 @@ reported as nearly passing, and what the grader says about them now.
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| for at most `max_rounds` rounds (any `max_rounds` >= 0) | a round cap of my own, past the named scenarios' 40 | ``caps_rounds_at_50``, ``caps_rounds_at_200`` |
+| for at most `max_rounds` rounds (any `max_rounds` >= 0) | a round cap of my own, past the named scenarios' 40 | ``caps_rounds_at_50``, ``caps_rounds_at_120`` |
 | the log lists every `(role, output)` pair (of this run) | one log for every call, made once outside | ``log_kept_between_calls`` |
 | (same) | one list, emptied at each call and returned again (the caller's log changes later) | ``log_list_reused`` |
 | `feedback = ""` at first | the feedback of the last call carried into the next | ``feedback_kept_between_calls`` |
 | run_team returns (it does not raise) | a crash is one failed check among passes | ``crashes_on_rejection`` |
 | Return `(code, log)` | a log far longer than any run (the grader's own work must stay bounded) | ``huge_log`` |
 
-Measured: before, ``caps_rounds_at_50``, ``caps_rounds_at_200`` and ``log_list_reused`` were
+Measured: before, ``caps_rounds_at_50``, ``caps_rounds_at_120`` and ``log_list_reused`` were
 accepted (3 of 6 wrong readings), the shared log and feedback were rejected with messages that
 did not name the cause, a crash read "11 of 12 checks pass", and a 5,000,000-entry log kept the
 grader busy until its 15 s cap; now every one is rejected with a message that names it, a crash
@@ -65,7 +65,7 @@ def failed(report):
 
 
 def test_a_hidden_round_cap_is_rejected_by_keep_going():
-    for cap in (50, 200):
+    for cap in (50, 120):
         first = first_failing(grade_run_team(team(cap=cap)))
         assert first and first.name == "keep going", cap
         assert f"stopped after {cap} of max_rounds=" in first.detail
