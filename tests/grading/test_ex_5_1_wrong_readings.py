@@ -4,7 +4,7 @@ it keeps.
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| every outcome counts, however long the list | the first thousand are enough | ``first_thousand`` |
+| every outcome counts, however long the list (1,500 here) | the first thousand are enough | ``first_thousand`` |
 | (same) | a recursive walk (fine for a dozen, not for thousands) | ``recursive`` |
 | step ids are any unique str or int; `step` is the id as given | an id of digits is a number: `int(...)` it | ``digits_to_int`` |
 | (same) | ids of digits are compared as numbers: the smallest first | ``smallest_number_first`` |

@@ -115,8 +115,8 @@ def gate_cases():
                                                          "S10 failed")),
             ("eleven steps, the last cancelled", long_ok[:10] + [_o("S11", "cancelled")]),
             # thousands: a gate that reads only a first slice, or recurses once per outcome, fails here
-            ("3,000 successes, then a failure", [_o(f"S{i}", "success") for i in range(1, 3001)]
-             + [_o("S3001", "failed")]),
+            ("1,500 successes, then a failure", [_o(f"S{i}", "success") for i in range(1, 1501)]
+             + [_o("S1501", "failed")]),
         ]),
     )
 
