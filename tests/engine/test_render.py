@@ -515,3 +515,26 @@ def test_every_step_of_every_fault_run_renders():
     run = supervise(max_rounds=4, reviewer=nitpicker)
     html = step_html(run, len(run.trace) - 2)
     assert "overridden" in html and "nit number 2" in html
+
+
+def test_a_multi_line_detail_is_a_block_in_its_row_and_one_line_stays_inline():
+    from agent_team.render.report import detail_html
+    source = "On a fizzbuzz that raises:\ndef fizzbuzz(n):\n    if n == 15:\n        raise Oops"
+    block = str(detail_html(source))
+    assert block.startswith("<pre") and "def fizzbuzz(n):\n    if n == 15:" in block
+    assert "<pre" not in str(detail_html("one line, with `code`")) and "<code>code</code>" in str(
+        detail_html("one line, with `code`"))
+    assert "&lt;script&gt;" in str(detail_html("a\n<script>"))  # a block is escaped too
+    checks = [SimpleNamespace(name="c", requirement="r", passed=False, detail=source, divergence=None)]
+    html = report_html(fake_report(checks=checks))
+    row = re.search(r'<tr class="at-row-bad">(.*?)</tr>', html, re.S).group(1)
+    assert "<pre" in row and "    if n == 15:" in row
+
+
+def test_the_tally_never_counts_an_unjudged_check_as_a_pass():
+    from agent_team.render.report import tally
+    checks = [SimpleNamespace(passed=p) for p in (None, None, False)]
+    assert tally(checks) == "0 of 3 checks pass; 1 fails; 2 not run (nothing judged them)."
+    assert tally([SimpleNamespace(passed=True)]) == "1 of 1 checks pass."
+    assert "not run" in report_text(fake_report(checks=[SimpleNamespace(
+        name="x", requirement="y", passed=None, detail="", divergence=None)]))
