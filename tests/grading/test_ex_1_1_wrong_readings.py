@@ -6,7 +6,7 @@ each now rejected by the check of its sentence with a message that names it.
 | `exec` the source into a fresh dict | one dict kept between calls, emptied of `fizzbuzz` only | ``keeps_the_rest`` |
 | (same) | the caller's own dict, `globals()` | ``into_globals`` |
 | (same) | a cache of answers by source (state kept between calls) | ``cache_by_source`` |
-| a result counts if it is exactly the expected str, its type checked before `==` | `got == want` first, outside the try (a value whose `==` raises crashes it) | ``compares_first`` |
+| a result counts if it is exactly the expected str (type first) | `got == want` first, no try | ``compares_first`` |
 | every exception named by its type (its text may be empty) | the text, `str(err)`, names it | ``text_only`` |
 
 ``cache_by_source`` is kept as a *right* style: a source always runs the same, so a cache keyed by
@@ -33,7 +33,7 @@ def judge(fizzbuzz, compare_first=False):
         try:
             got = fizzbuzz(n)
             ok = (got == want and type(got) is str) if compare_first else None
-        except Exception as err:
+        except Exception as err:  # noqa: BLE001 -- learner code, as learners write it
             errors.append(f"fizzbuzz({n}) raised {type(err).__name__}: {err}")
             continue
         if not compare_first:
@@ -49,7 +49,7 @@ def load(text, namespace, describe=lambda err: f"{type(err).__name__}: {err}"):
     try:
         exec(text, namespace)
         return namespace["fizzbuzz"], None
-    except Exception as err:
+    except Exception as err:  # noqa: BLE001 -- learner code, as learners write it
         return None, {"ok": False, "passed": 0, "failed": 4, "errors": [f"could not load: {describe(err)}"]}
 
 
@@ -76,7 +76,7 @@ def compares_first(repo):
     for n, want in CASES:
         try:
             got = fizzbuzz(n)
-        except Exception as err:
+        except Exception as err:  # noqa: BLE001 -- learner code, as learners write it
             errors.append(f"fizzbuzz({n}) raised {type(err).__name__}: {err}")
             continue
         if got == want and type(got) is str:  # == first: it runs the result's own code, outside the try

@@ -2,7 +2,7 @@
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| count every request_changes in past_verdicts, wherever it stands | in the last ten verdicts (a window) | ``window_of_ten`` |
+| count every request_changes, wherever it stands | in the last ten verdicts (a window) | ``window_of_ten`` |
 | (same) | in the last twelve (a window as long as any list seen so far) | ``window_of_twelve`` |
 | count from the view (its past_verdicts) | a counter of its own, kept between calls | ``counter_kept_between_calls`` |
 

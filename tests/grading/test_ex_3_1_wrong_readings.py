@@ -3,9 +3,9 @@ reported as nearly passing, and what the grader says about them now.
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| for at most `max_rounds` rounds (any `max_rounds` >= 0) | a round cap of my own, past the named scenarios' 40 | ``caps_rounds_at_50``, ``caps_rounds_at_120`` |
-| the log lists every `(role, output)` pair (of this run) | one log for every call, made once outside | ``log_kept_between_calls`` |
-| (same) | one list, emptied at each call and returned again (the caller's log changes later) | ``log_list_reused`` |
+| for at most `max_rounds` rounds | a round cap of my own, past 40 | ``caps_rounds_at_50``, ``_120`` |
+| the log lists every `(role, output)` pair | one log for every call, made once | ``log_kept_between_calls`` |
+| (same) | one list, emptied at each call and returned again | ``log_list_reused`` |
 | `feedback = ""` at first | the feedback of the last call carried into the next | ``feedback_kept_between_calls`` |
 | run_team returns (it does not raise) | a crash is one failed check among passes | ``crashes_on_rejection`` |
 | Return `(code, log)` | a log far longer than any run (the grader's own work must stay bounded) | ``huge_log`` |

@@ -3,7 +3,7 @@ string literal ("that is only text, not a use").
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| the content contains `exec` (as plain text, anywhere) | a string literal is data, not code: skip it | ``skips_string_literals`` |
+| the content contains `exec` (plain text, anywhere) | a string literal is data: skip it | ``skips_string_literals`` |
 | (same) | only names count: the word as a whole token outside strings | ``names_and_comments_only`` |
 
 Measured: before, ``skips_string_literals`` was accepted (1 of 2; ``names_and_comments_only`` was

@@ -6,9 +6,9 @@ it keeps.
 |---|---|---|
 | every outcome counts, however long the list (1,500 here) | the first thousand are enough | ``first_thousand`` |
 | (same) | a recursive walk (fine for a dozen, not for thousands) | ``recursive`` |
-| step ids are any unique str or int; `step` is the id as given | an id of digits is a number: `int(...)` it | ``digits_to_int`` |
-| (same) | ids of digits are compared as numbers: the smallest first | ``smallest_number_first`` |
-| several kinds: failed, then cancelled, then skipped | (a precedence mistake reported only as precedence) | ``list_order_only`` |
+| `step` is the id as given (any str or int) | an id of digits is a number: `int(...)` it | ``digits_to_int`` |
+| (same) | ids of digits compared as numbers: the smallest first | ``smallest_number_first`` |
+| failed, then cancelled, then skipped | (a precedence mistake, reported as precedence only) | ``list_order_only`` |
 
 Measured: before, ``first_thousand``, ``recursive`` and ``digits_to_int`` were accepted (3 of 4
 wrong readings; ``smallest_number_first`` was rejected), and ``list_order_only`` also failed

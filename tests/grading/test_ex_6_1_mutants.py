@@ -5,11 +5,11 @@ The exercise's sentences and their plausible wrong readings (each is a mutant be
 
 | the text says | wrong reading | mutant |
 |---|---|---|
-| a policy or hook you write, not one of part 4's faults | a lambda or wrapper around a part 4 policy is "mine" | ``wrapped_fizz`` |
+| a policy or hook you write, not part 4's | a lambda around a part 4 policy is "mine" | ``wrapped_fizz`` |
 | (same) | part 4's fault retyped as a new function is "mine" | ``retyped_fizz`` |
 | (same) | part 4's fault with another budget is new | ``fizz_other_budget`` |
 | (same) | the course's healthy coder, frozen at its first cut (fault 1's code) | ``frozen_healthy_coder`` |
-| evidence: a function run -> str or None ... finds nothing in a healthy run | ``""`` means "nothing" | ``blank_for_none`` |
+| evidence: run -> str or None, nothing in a healthy run | ``""`` means "nothing" | ``blank_for_none`` |
 | (same) | returns a blank str on the faulty run | ``blank_evidence`` |
 | finds nothing in a healthy run | evidence that is always there (any oracle error) | ``any_oracle_error`` |
 

@@ -295,7 +295,8 @@ def _same_log_again(report, scenario, value, earlier):
     calls and emptied each time passes every comparison, and breaks every caller that keeps a log)."""
     if earlier:
         kept, copy_then = earlier
-        if len(kept) != len(copy_then) or any(a is not b for a, b in zip(kept, copy_then)):  # identity: no learner __eq__
+        # compared by identity, so no __eq__ of the learner's runs
+        if len(kept) != len(copy_then) or any(a is not b for a, b in zip(kept, copy_then)):
             report.fail("log", f"In {scenario.name}: the log your team returned for the call before changed during "
                                "this one: it is the same list, kept between calls and emptied or extended each "
                                "time. Make a new log inside run_team on every call.")
