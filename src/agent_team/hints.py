@@ -65,7 +65,8 @@ HINTS = {
              "test error (or a short sentence when there is no test report yet). Count "
              "`\"request_changes\"` over the whole `view[\"past_verdicts\"]` list with `.count(...)`; "
              "when that count is already `NITS_LIMIT` or more, the message is `\"escalate\"`, and the "
-             "verdict is still `request_changes` with the same notes."),
+             "verdict is still `request_changes` with the same notes. Keep no counter of your own: the "
+             "same view must always get the same answer, so count from the view alone."),
         Hint("Fill in the `...`:",
              "def nits_reviewer(goal, view):\n"
              "    last = view.get(\"last_tests\")\n"
@@ -86,7 +87,8 @@ HINTS = {
              "early stop when the code repeats). A review that does not start with `APPROVE` becomes "
              "the feedback and the round ends. Only approved code goes to the tester; a result that "
              "starts with `PASS` returns the code, any other result becomes the feedback. Use "
-             "`str.startswith`, not `split(\":\")`, and no round limit of your own."),
+             "`str.startswith`, not `split(\":\")`, and no round limit of your own. Make the log and "
+             "the feedback inside `run_team`, new on every call."),
         Hint("Fill in the `...`:",
              "plan = planner(task)\n"
              "log = [(\"planner\", plan)]\n"
