@@ -545,10 +545,11 @@ Quiz(
 # |---|---|
 # | `never raises` | any exception (anything `except Exception` catches), while loading or on a case, becomes failed cases |
 # | `report shape` | a plain `dict`; `ok` a `bool`, `passed` and `failed` `int`s, `errors` a `list` of `str` (other keys are ignored) |
-# | `one fresh dict` | a new dict on every call, so nothing is left from the source before; one dict, used as the source's globals, so a helper it defines next to `fizzbuzz` is found |
+# | `one fresh dict` | a new dict on every call, made inside `run_tests`, so nothing is left from the source before (not a dict kept between calls, not your own `globals()`); one dict, used as the source's globals, so a helper it defines next to `fizzbuzz` is found |
 # | `the four CASES` | `passed` counts the cases whose result equals the expected string (`1` is not `"1"`, `"Fizz "` is not `"Fizz"`); `failed` the others; a source that cannot load fails all four |
 # | `ok` | `True` exactly when all four passed |
-# | `errors explain` | no message when all four pass; at least one when any fails; every exception named by its type (`ValueError`) or its text |
+# | `errors explain` | no message when all four pass; at least one when any fails; every exception named by its type, `type(err).__name__` (`ValueError`): its text may be empty |
+# | `type before ==` | a result counts only if it is exactly a `str` equal to the expected one: check `type(got) is str` before `==`, since a result's own `==` is its code and may raise |
 #
 # *Hint:* plain `exec` is fine here (every source the grader uses is one we wrote), so you need none
 # of the package's static checks or step budget, and no `cases` rows.

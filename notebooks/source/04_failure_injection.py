@@ -674,12 +674,17 @@ Hints("4.1")
 # `__import__`; return `None` otherwise. The supervisor applies it after the allowlist, through
 # `supervise(..., rules=[no_exec])`.
 #
+# Why a plain substring test, when a careful engineer might parse the code? A rule of this layer
+# must be cheap and fail closed: a parser can be fooled (a name built from a string, a word in a
+# comment today and in code tomorrow), a substring cannot, and the price (refusing an innocent
+# `# no executor here`) is one more round. The oracle stays behind it as the second layer.
+#
 # Every sentence is a check of the grader; where the sentence leaves room, the right column says
 # what we decided:
 #
 # | check | what it asks |
 # |---|---|
-# | `refuses exec` | a coder patch whose content contains `exec` **as plain text, anywhere** (a plain `in` test: inside a word such as `executor` or in a comment too; case matters, so `EXEC` is not `exec`) gets a short reason: a non-blank `str` of at most 200 characters |
+# | `refuses exec` | a coder patch whose content contains `exec` **as plain text, anywhere** (a plain `in` test: inside a word such as `executor`, in a comment or inside a string too, since `getattr(__builtins__, "exec")` reaches it from a string; case matters, so `EXEC` is not `exec`) gets a short reason: a non-blank `str` of at most 200 characters |
 # | `refuses __import__` | the same for `__import__` |
 # | `allows the rest` | any other coder patch gets exactly `None` (not `False`, not `""`): `import math`, `eval`, `EXEC` are not this rule's business |
 # | `other roles` | it is judged by the **role**, not the path: the grader also calls your rule directly, and a planner, reviewer or tester patch gets `None` whatever it contains or wherever it writes |

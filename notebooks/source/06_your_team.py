@@ -83,24 +83,30 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 #
 # * `"name"`: the fault in a few words;
 # * `"kwargs"`: keyword arguments for `supervise(...)` that inject it (`planner`, `coder`,
-#   `reviewer`, `tamper`, `rules`, `max_rounds`), using **a policy or hook you write**, not one
-#   of part 4's {{faults}};
+#   `reviewer`, `tamper`, `rules`, `max_rounds`, `require_plan`, `seconds`), using **a policy or
+#   hook you write**, not one of part 4's {{faults}} (nor a wrapper around one, nor its code typed
+#   in again: the grader compares your run with each of theirs);
 # * `"expect"`: the status the team must still reach, `"pass"` or `"budget"`;
-# * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and finds
-#   nothing in a healthy run.
+# * `"evidence"`: a function `run -> str or None` that finds the proof in the trace, and returns
+#   `None` (not `""`) in a healthy run.
 #
 # The grader runs your fault, checks that it really changes what happens, that the run ends as you
-# said and replays identically, and that your evidence is found in your run and only there.
+# said and replays identically, and that your evidence is found in your run and only there. A
+# policy that hangs (part 5's busy model) is a fault like any other: give it a small `seconds`,
+# such as `0.05`, so each hung turn is cut short (the grader runs your fault twice, so `seconds`
+# times `max_rounds` may be at most 1).
 #
 # <details><summary>Ideas, if you need one</summary>
 #
 # A coder that writes an empty file. A coder that also tries to write the plan (a coder acting as
 # planner). A reviewer that "helps" by patching the source. A coder that sends more patches than a
-# turn may carry. A coder that ignores the plan and the tests and rewrites the stub. For each, first
+# turn may carry. A coder that hangs like a busy model. For each, first
 # run `supervise(...)` with it and read the trace (`RoundStepper(run)`), then decide what to expect.
 # </details>
 
 # %% tags=["exercise"]
+from agent_team.policies import fake_coder, fake_reviewer, output  # what a policy of yours builds on
+
 # BEGIN SOLUTION
 def reviewer_fixes_code(goal, view):
     """A reviewer that 'helps' by patching the source along with its verdict (a reviewer acting as coder)."""
@@ -201,7 +207,7 @@ Quiz(
 # | step | risk | success means |
 # |---|---|---|
 # | `plan` | `write` | `PLAN.md` holds a plan at the end of the run (empty: `failed`) |
-# | `code` | `write` | at least one coder turn landed (none landed: `failed`; no coder turn at all: `skipped`) |
+# | `code` | `write` | at least one coder turn landed a patch (a turn that sends no patch changes nothing; none landed: `failed`; no coder turn at all: `skipped`) |
 # | `tests` | `execute` | the last test run was green (red: `failed`; never ran: `skipped`) |
 # | `review` | `write` | the last reviewer turn left a verdict (none: `failed`; no reviewer turn: `skipped`) |
 #
@@ -225,13 +231,18 @@ Quiz(
 # ## Exercise 6.2 — a run through the gate
 #
 # Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
-# outcomes above as dicts `{"step", "status", "risk"}`, in the order plan, code, tests, review.
-# The grader compares them with the reference on healthy runs (0, 1 and 4 rounds) and on all of
-# part 4's faults, and checks the status the gate then gives each run.
+# outcomes above as dicts `{"step", "status", "risk"}` (no other keys: the gate refuses them), in
+# the order plan, code, tests, review. Each sentence of the table counts as written: the plan is
+# read from `PLAN.md` at the end, whoever wrote it and whenever; the code needs *some* coder turn
+# that landed a patch, not the last one; the review is the *last* reviewer turn, not any.
+# The grader compares them with the reference on healthy runs (0, 1 and 4 rounds), on all of
+# part 4's faults and on runs made to tell those readings apart, and checks the status the gate
+# then gives each run.
 #
 # The trace's readers find the events for you: `turns(run.trace, "coder")` is every coder turn
-# (a turn that landed has `applied == True`; a reviewer turn carries `verdict`, None when it left
-# none), and `oracle_reports(run.trace)` is the report of every test run (`["ok"]`: green or not).
+# (a turn that landed has `applied == True`, and its `patches` are what it sent; a reviewer turn
+# carries `verdict`, None when it left none), and `oracle_reports(run.trace)` is the report of
+# every test run (`["ok"]`: green or not).
 
 # %% tags=["exercise"]
 def run_outcomes(run):
@@ -243,7 +254,7 @@ def run_outcomes(run):
     coder, reviewer = turns(run.trace, "coder"), turns(run.trace, "reviewer")
     return [
         outcome("plan", "write", bool(run.repo.get(PLAN_PATH, "").strip())),
-        outcome("code", "write", any(e["applied"] for e in coder), never=not coder),
+        outcome("code", "write", any(e["applied"] and e["patches"] for e in coder), never=not coder),
         outcome("tests", "execute", bool(tests) and tests[-1]["ok"], never=not tests),
         outcome("review", "write", bool(reviewer) and reviewer[-1].get("verdict") is not None, never=not reviewer),
     ]

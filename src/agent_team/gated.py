@@ -5,7 +5,7 @@ different question: was every step of the work actually done? Read a finished
 run as the plan it silently follows::
 
     plan    (write)    PLAN.md holds a plan at the end of the run
-    code    (write)    at least one coder turn landed
+    code    (write)    at least one coder turn landed a patch
     tests   (execute)  the last test run was green
     review  (write)    the last review left a verdict in REVIEW.json
 
@@ -45,8 +45,10 @@ def run_outcomes(run):
     coder = turns(trace, "coder")
     if not coder:
         outcomes.append(_outcome("code", "skipped", "the coder never had a turn"))
-    elif any(e.get("applied") for e in coder):
+    elif any(e.get("applied") and e.get("patches") for e in coder):
         outcomes.append(_outcome("code", "success"))
+    elif any(e.get("applied") for e in coder):  # "fixed", with no patch: words change no file
+        outcomes.append(_outcome("code", "failed", "no coder turn landed a patch: every turn that landed sent none"))
     else:
         outcomes.append(_outcome("code", "failed", f"no coder turn landed; last: {coder[-1].get('error')}"))
     tests = oracle_reports(trace)

@@ -15,6 +15,8 @@ treated as "all succeeded". The text is course prose: `backticks` become code.
 
 from dataclasses import dataclass
 
+from .faults import FAULTS  # hints that count part 4's faults count the table, never a number typed in
+
 __all__ = ["Hint", "HINTS", "LEVELS", "hints_for"]
 
 LEVELS = ("nudge", "approach", "near code")
@@ -29,20 +31,20 @@ class Hint:
 HINTS = {
     "1.1": (
         Hint("Three things can go wrong before a case gives an answer: the source may not compile, it "
-             "may not define `fizzbuzz`, and a case may raise. Each of them is a *failed case with a "
-             "message* in the dict you return; `run_tests` itself never raises."),
+             "may not define `fizzbuzz`, and a case may raise. Each of them is a failed case with a "
+             "message in the dict you return; `run_tests` itself never raises."),
         Hint("Make a new dict inside `run_tests` on every call (a dict made once outside is shared by "
              "every repo you test, so an old `fizzbuzz` survives into the next call). Pass that one dict "
              "to `exec` as its globals only: with a second dict for locals, a `fizzbuzz` that calls a "
              "helper function of its own cannot find it. Catch `Exception`, not a few chosen types, "
-             "and turn each problem into a `str` in `errors`. A result counts only if it is exactly a "
-             "`str` equal to the expected one."),
+             "and turn each problem into a `str` in `errors`, naming its type (`type(err).__name__`: "
+             "some exceptions have no text). A result counts only if it is exactly a `str` equal to the "
+             "expected one: check `type(got) is str` before `==`, since a result's own `==` may raise."),
         Hint("Fill in the `...`:",
              "def run_tests(repo):\n"
              "    namespace = {}                      # new on every call\n"
              "    try:\n"
-             "        exec(repo.get(SRC_PATH, \"\"), namespace)\n"
-             "        fizzbuzz = namespace[\"fizzbuzz\"]\n"
+             "        ...                             # exec the source into it, take fizzbuzz out\n"
              "    except Exception as err:            # no compile, no fizzbuzz: every case fails\n"
              "        return {\"ok\": False, \"passed\": 0, \"failed\": ..., \"errors\": [...]}\n"
              "    errors, passed = [], 0\n"
@@ -50,20 +52,21 @@ HINTS = {
              "        try:\n"
              "            got = fizzbuzz(n)\n"
              "        except Exception as err:\n"
-             "            errors.append(f\"fizzbuzz({n}) raised {type(err).__name__}: {err}\")\n"
+             "            errors.append(...)           # name it by its type: its text may be empty\n"
              "            continue\n"
-             "        ...                             # exactly a str, and equal: passed; else a message\n"
+             "        ...                             # exactly a str (its type before ==), and equal: passed\n"
              "    return {\"ok\": not errors, \"passed\": passed, \"failed\": ..., \"errors\": errors}"),
     ),
     "2.1": (
-        Hint("The limit is about how many times the reviewer has asked *in total*, not in a row and not in "
+        Hint("The limit is about how many times the reviewer has asked in total, not in a row and not in "
              "the last few rounds: an approval in between does not reset it. And green tests are "
              "approved whatever the count says."),
         Hint("Read `view[\"last_tests\"]` first: green means approve. Otherwise the notes are the first "
              "test error (or a short sentence when there is no test report yet). Count "
-             "`\"request_changes\"` over the *whole* `view[\"past_verdicts\"]` list with `.count(...)`; "
+             "`\"request_changes\"` over the whole `view[\"past_verdicts\"]` list with `.count(...)`; "
              "when that count is already `NITS_LIMIT` or more, the message is `\"escalate\"`, and the "
-             "verdict is still `request_changes` with the same notes."),
+             "verdict is still `request_changes` with the same notes. Keep no counter of your own: the "
+             "same view must always get the same answer, so count from the view alone."),
         Hint("Fill in the `...`:",
              "def nits_reviewer(goal, view):\n"
              "    last = view.get(\"last_tests\")\n"
@@ -76,24 +79,24 @@ HINTS = {
     ),
     "3.1": (
         Hint("Compare your calls with the worked example's, line by line. The usual slips: the coder is "
-             "not given the *latest* feedback with its `review: ` or `test: ` prefix, or a reply is "
+             "not given the latest feedback with its `review: ` or `test: ` prefix, or a reply is "
              "matched too strictly or too loosely (`APPROVED` and `PASS: 4/4` start with the keyword; "
              "`LGTM` does not)."),
         Hint("Call the planner once. Then loop `max_rounds` times (zero rounds: no coder call at all): "
-             "coder, then reviewer on *every* code, even empty or repeated code (no caching, no "
+             "coder, then reviewer on every code, even empty or repeated code (no caching, no "
              "early stop when the code repeats). A review that does not start with `APPROVE` becomes "
              "the feedback and the round ends. Only approved code goes to the tester; a result that "
              "starts with `PASS` returns the code, any other result becomes the feedback. Use "
-             "`str.startswith`, not `split(\":\")`, and no round limit of your own."),
+             "`str.startswith`, not `split(\":\")`, and no round limit of your own. Make the log and "
+             "the feedback inside `run_team`, new on every call."),
         Hint("Fill in the `...`:",
              "plan = planner(task)\n"
              "log = [(\"planner\", plan)]\n"
              "feedback = \"\"\n"
              "for _ in range(max_rounds):\n"
-             "    code = coder(task, plan, feedback)\n"
-             "    log.append((\"coder\", code))\n"
+             "    code = ...                           # the coder, from the task, the plan, the feedback\n"
              "    review = reviewer(code)\n"
-             "    log.append((\"reviewer\", review))\n"
+             "    log += ...                           # both, in speaking order\n"
              "    if not review.startswith(\"APPROVE\"):\n"
              "        feedback = ...\n"
              "        continue\n"
@@ -101,7 +104,7 @@ HINTS = {
              "return None, log"),
     ),
     "4.1": (
-        Hint("A row injects a fault only if the run it makes is *different* from the healthy team's run. "
+        Hint("A row injects a fault only if the run it makes is different from the healthy team's run. "
              "Naming a role in the dict is not enough: `{\"coder\": None}` or the healthy coder under "
              "the key `coder` runs exactly the healthy trace."),
         Hint("Begin with part 3's two healthy rows. For each fault row, take a policy from "
@@ -118,7 +121,7 @@ HINTS = {
              "]"),
     ),
     "4.2": (
-        Hint("The rule is about *who* writes *what*: the role must be the coder, and the content must "
+        Hint("The rule is about who writes what: the role must be the coder, and the content must "
              "contain the words `exec` or `__import__`. Nothing else is refused: not other imports, not "
              "reviewer patches, not files because of their name."),
         Hint("Check `role == \"coder\"` first (a rule keyed on `.py` paths also refuses a planner or a "
@@ -129,16 +132,16 @@ HINTS = {
         Hint("Fill in the `...`:",
              "def no_exec(role, patch):\n"
              "    content = patch.get(\"content\")\n"
-             "    if role == \"coder\" and isinstance(content, str):\n"
+             "    if ...:                                # whose patch, and is its content text?\n"
              "        for word in (...):\n"
              "            if ...:\n"
-             "                return f\"coder patches may not use {word}\"\n"
+             "                return ...                 # a short reason, as a str\n"
              "    return None"),
     ),
     "5.1": (
         Hint("An empty list is not \"everything succeeded\": nothing ran, so the gate blocks and asks a "
-             "person (`user_decision`, step `None`). And the step a proposal names is the *first in the "
-             "list* of its kind, whatever its id says."),
+             "person (`user_decision`, step `None`). And the step a proposal names is the first in the "
+             "list of its kind, whatever its id says."),
         Hint("Handle the empty list first. Then walk the kinds in the order failed, cancelled, skipped; "
              "for each kind, walk the outcomes in list order and return the first match with its action "
              "from `ACTIONS`. Do not sort ids, take `min(...)` of them or look at only the first few "
@@ -147,42 +150,45 @@ HINTS = {
              "def gate(outcomes):\n"
              "    if not outcomes:\n"
              "        return {\"passed\": False, \"action\": ..., \"step\": None}\n"
-             "    for kind in (\"failed\", \"cancelled\", \"skipped\"):\n"
+             "    for kind in (...):                     # the kinds, in the order that wins\n"
              "        for outcome in outcomes:            # list order, all of them\n"
              "            if ...:\n"
-             "                return {\"passed\": False, \"action\": ACTIONS[kind], \"step\": ...}\n"
+             "                return ...\n"
              "    return {\"passed\": True, \"action\": None, \"step\": None}"),
     ),
     "6.1": (
-        Hint("A fault must *change what happens*: a policy that wraps the healthy one and passes its output "
+        Hint("A fault must change what happens: a policy that wraps the healthy one and passes its output "
              "through unchanged runs exactly the healthy trace, and the grader refuses it. And part 4's "
-             "ten faults do not count: write the misbehaving policy or hook yourself."),
+             f"{len(FAULTS)} faults do not count, nor a wrapper around one or its code typed in again (the "
+             "grader compares the runs): write the misbehaving policy or hook yourself."),
         Hint("Pick one role and make it break one rule (write a file outside its allowlist, send an empty "
-             "file, leave no verdict). Run `supervise(**kwargs)` with it and read the trace before you "
-             "decide `expect`. Then write `evidence` as a search for the one event that shows the fault "
-             "being caught, and check it returns `None` on `supervise()`."),
-        Hint("Fill in the `...`:",
-             "def my_reviewer(goal, view):\n"
-             "    out = fake_reviewer(goal, view)\n"
-             "    return {**out, \"patches\": out[\"patches\"] + [...]}   # something it may not write\n"
+             "file, leave no verdict, hang like a busy model with a small `seconds` in `kwargs`). Run "
+             "`supervise(**kwargs)` with it and read the trace before you decide `expect`. Then write "
+             "`evidence` as a search for the one event that shows the fault being caught, and check it "
+             "returns `None` (not `\"\"`) on `supervise()`."),
+        Hint("Fill in the `...` (the shape of any fault; what misbehaves, and how, is yours):",
+             "def my_policy(goal, view):\n"
+             "    out = ...                      # start from a fake (fake_coder, fake_reviewer...)\n"
+             "    return {**out, ...: ...}       # and change one thing the trace will show\n"
              "\n"
              "def my_evidence(run):\n"
-             "    for e in run.trace:\n"
-             "        if e[\"type\"] == \"turn\" and e[\"role\"] == ... and not e[\"applied\"]:\n"
-             "            return f\"round {e['round']}: {e['error']}\"\n"
+             "    for e in turns(run.trace):     # every turn: role, round, applied, error, verdict...\n"
+             "        if ...:                    # the event only your fault causes\n"
+             "            return f\"round {e['round']}: ...\"\n"
              "    return None\n"
              "\n"
-             "MY_FAULT = {\"name\": ..., \"kwargs\": {\"reviewer\": my_reviewer, \"max_rounds\": 4},\n"
+             "MY_FAULT = {\"name\": ..., \"kwargs\": {...: my_policy, \"max_rounds\": 4},\n"
              "            \"expect\": ..., \"evidence\": my_evidence}"),
     ),
     "6.2": (
         Hint("Four outcomes, always, in the order plan, code, tests, review, even for a run of 0 rounds: "
-             "a step that never happened is `skipped`, not missing. Only the *last* test run and the "
-             "*last* review count, as in the gate."),
+             "a step that never happened is `skipped`, not missing. Only the last test run and the "
+             "last review count, as in the gate."),
         Hint("Collect the coder's and the reviewer's turns (`turns(run.trace, role)`) and the test reports "
              "(`oracle_reports(run.trace)`). The plan "
-             "succeeded when the plan file is not empty; the code when some coder turn landed; the tests "
-             "when the last test run is green; the review when the last reviewer turn left a verdict. "
+             "succeeded when the plan file holds more than blank lines at the end; the code when some "
+             "coder turn landed with at least one patch (not only the last turn); the tests when the last "
+             "test run is green; the review when the last reviewer turn left a verdict (not any turn). "
              "The risk of every step is `write`, except the tests', which `execute`."),
         Hint("Fill in the `...`:",
              "def run_outcomes(run):\n"

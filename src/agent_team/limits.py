@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from .clip import clip
 
-__all__ = ["Outcome", "TimeUp", "budget", "call_limited", "describe_error", "time_left"]
+__all__ = ["Outcome", "TimeUp", "budget", "call_limited", "describe_error", "time_left", "too_long"]
 
 _HERE = __file__
 _clock = time.perf_counter
@@ -271,3 +271,16 @@ def describe_error(err, limit=300):
     except BaseException:  # noqa: BLE001 -- a hostile __str__
         text = type(err).__name__
     return clip(text, limit)
+
+
+def too_long(value, most, what):
+    """A sentence if ``value`` (a list, tuple, dict or str, exact types) holds more than ``most``
+    items, else "". The limit on *our* work: a learner's function can return five million log
+    entries within its time, and a grader that read them all would keep the learner waiting long
+    after that time (the learner's cap counts only the learner's code). ``len`` of an exact
+    built-in is one step, so checking costs nothing whatever the size."""
+    if type(value) not in (list, tuple, dict, str) or len(value) <= most:
+        return ""
+    unit = "characters" if type(value) is str else "entries"
+    return (f"{what} has {len(value):,} {unit}, far more than this case can need (the grader reads "
+            f"at most {most:,})")

@@ -142,6 +142,10 @@ NAMED_SCENARIOS = (
              reviews=("APPROVE", "REJECT: no"), results=("FAIL: test_one",), max_rounds=12),
     Scenario("forty rounds, the last one passing", codes=tuple(f"v{i}" for i in range(1, 41)),
              reviews=("REJECT: again",) * 39 + ("APPROVE",), max_rounds=40),
+    # past a round cap a learner might add "to be safe" (50, 100): 302 calls, far under max_calls, and
+    # cheap (about 0.05 s traced): a longer one would slow every grading
+    Scenario("150 rounds, the last one passing", codes=tuple(f"v{i}" for i in range(1, 151)),
+             reviews=("REJECT: again",) * 149 + ("APPROVE",), max_rounds=150),
     Scenario("whitespace that belongs to the replies", task="  Fix the parser\n", plan=" 1. code\n2. test\n",
              codes=("v1\n", "  v2 "), reviews=("REJECT: trailing space ", "APPROVE, not a REJECT\n"),
              results=("PASS (0 FAIL)\n",), max_rounds=3),

@@ -85,3 +85,24 @@ def test_progress_keeps_hints_predictions_and_exercises_side_by_side(tmp_path):
     (tmp_path / "p.json").write_text('{"hints": [1], "predictions": "x", "exercises": {}}')
     assert progress.hints(file) == {} and progress.predictions(file) == {}
     assert progress.record_hint("2.1", 1, file) is True and progress.hints(file) == {"2.1": 1}
+
+
+def test_near_code_is_a_near_step_never_the_whole_solution():
+    """At most half of a worked solution's lines appear in its exercise's last hint."""
+    import re
+    from pathlib import Path
+
+    sources = Path(__file__).resolve().parents[2] / "notebooks" / "source"
+    by_notebook = {}
+    for ex_id in course.exercise_ids():
+        by_notebook.setdefault(ex_id.split(".")[0].zfill(2), []).append(ex_id)
+    for prefix, ids in by_notebook.items():
+        text = next(sources.glob(f"{prefix}_*.py")).read_text(encoding="utf-8")
+        blocks = re.findall(r"# BEGIN SOLUTION\n(.*?)# END SOLUTION", text, re.S)
+        assert len(blocks) == len(ids), prefix
+        for ex_id, block in zip(ids, blocks):
+            lines = [ln.split("#")[0].strip() for ln in block.splitlines()]
+            lines = [ln for ln in lines if len(ln) > 8]
+            hint = {ln.split("#")[0].strip() for ln in HINTS[ex_id][-1].code.splitlines()}
+            shared = [ln for ln in lines if ln in hint]
+            assert len(shared) <= len(lines) / 2, (ex_id, shared)

@@ -400,7 +400,7 @@ def fake_report(**kw):
 def test_report_has_a_table_of_checks_the_first_divergence_a_hint_and_details():
     html = report_html(fake_report())
     assert "Exercise 3.1: run_team" in html and "not yet" in html
-    assert "1 of 3 checks pass." in html
+    assert "1 of 3 checks pass; 1 fails; 1 not run (nothing judged it)." in html
     assert ">pass<" in html and ">fail<" in html and ">not run<" in html
     assert "First difference" in html and "the worked example" in html and "log entry 4" in html
     row = re.search(r'<tr class="at-row-first">(.*?)</tr>', html).group(1)
@@ -523,3 +523,26 @@ def test_what_the_supervisor_ignored_of_an_output_is_shown_never_hidden():
     i = next(i for i, e in enumerate(run.trace) if e.get("role") == "coder")
     assert "ignored: tests: not part of an output" in step_text(run, i)
     assert "ignored tests" in event_summary(run.trace[i]) and "not part of an output" in step_html(run, i)
+
+
+def test_a_multi_line_detail_is_a_block_in_its_row_and_one_line_stays_inline():
+    from agent_team.render.report import detail_html
+    source = "On a fizzbuzz that raises:\ndef fizzbuzz(n):\n    if n == 15:\n        raise Oops"
+    block = str(detail_html(source))
+    assert block.startswith("<pre") and "def fizzbuzz(n):\n    if n == 15:" in block
+    assert "<pre" not in str(detail_html("one line, with `code`")) and "<code>code</code>" in str(
+        detail_html("one line, with `code`"))
+    assert "&lt;script&gt;" in str(detail_html("a\n<script>"))  # a block is escaped too
+    checks = [SimpleNamespace(name="c", requirement="r", passed=False, detail=source, divergence=None)]
+    html = report_html(fake_report(checks=checks))
+    row = re.search(r'<tr class="at-row-bad">(.*?)</tr>', html, re.S).group(1)
+    assert "<pre" in row and "    if n == 15:" in row
+
+
+def test_the_tally_never_counts_an_unjudged_check_as_a_pass():
+    from agent_team.render.report import tally
+    checks = [SimpleNamespace(passed=p) for p in (None, None, False)]
+    assert tally(checks) == "0 of 3 checks pass; 1 fails; 2 not run (nothing judged them)."
+    assert tally([SimpleNamespace(passed=True)]) == "1 of 1 checks pass."
+    assert "not run" in report_text(fake_report(checks=[SimpleNamespace(
+        name="x", requirement="y", passed=None, detail="", divergence=None)]))

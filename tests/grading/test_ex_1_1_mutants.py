@@ -1,8 +1,9 @@
 """Exercise 1.1, run_tests: wrong solutions written from the exercise text (each breaks one sentence
 of it) are rejected by the check naming that sentence; correct ones in other styles are accepted.
 
-Measured (the test below keeps it true): 38 of 38 wrong solutions rejected with the right first check, 8 of 8
-correct ones accepted."""
+Measured (the test below keeps it true): 41 of 41 wrong solutions rejected with the right first check, 8 of 8
+correct ones accepted (three once counted correct compare a result with == outside the try:
+a result whose own == raises crashes them, so they are wrong now)."""
 
 import re
 
@@ -768,8 +769,69 @@ def regex_free_counts(repo):
     return {"ok": passed == 4, "passed": passed, "failed": 4 - passed, "errors": errors}
 
 
-CORRECT = [with_compile_and_get, helper_per_case, class_based, catches_base_exception,
-           isinstance_check, comprehension_style, traceback_messages, regex_free_counts]
+def compared_inside_the_try(repo):
+    ns = {}
+    try:
+        exec(repo.get(SRC_PATH, ""), ns)
+        fizzbuzz = ns["fizzbuzz"]
+    except Exception as err:
+        return report(False, 0, [f"{type(err).__name__}: {err}"])
+    errors = []
+    for n, want in CASES:
+        try:
+            if not fizzbuzz(n) == want:   # == inside the try: a result's own == that raises is a failed case
+                errors.append(f"fizzbuzz({n}) is wrong")
+        except Exception as err:
+            errors.append(f"fizzbuzz({n}) raised {type(err).__name__}: {err}")
+    return report(not errors, 4 - len(errors), errors)
+
+
+def type_first(repo):
+    ns = {}
+    try:
+        exec(repo.get(SRC_PATH, ""), ns)
+        fizzbuzz = ns["fizzbuzz"]
+    except Exception as err:
+        return report(False, 0, [type(err).__name__ + " while loading"])
+    results = []
+    for n, want in CASES:
+        try:
+            results.append((n, want, fizzbuzz(n), None))
+        except Exception as err:
+            results.append((n, want, None, type(err).__name__))
+    errors = [f"fizzbuzz({n}): {crash or repr(got)}" for n, want, got, crash in results
+              if crash or not (type(got) is str and got == want)]
+    return report(not errors, 4 - len(errors), errors)
+
+
+def str_subclass_refused(repo):
+    ns = {}
+    try:
+        exec(repo.get(SRC_PATH, ""), ns)
+        fizzbuzz = ns["fizzbuzz"]
+        loaded = None
+    except Exception as err:
+        loaded = f"cannot load: {type(err).__name__} {err}"
+    if loaded:
+        return report(False, 0, [loaded])
+    errors = []
+    for n, want in CASES:
+        try:
+            got = fizzbuzz(n)
+        except Exception as err:
+            errors.append(f"{n}: {type(err).__name__}")
+            continue
+        if type(got) is not str or got != want:
+            errors.append(f"{n}: {got!r}")
+    return report(not errors, 4 - len(errors), errors)
+
+
+# Their == runs outside the case's try: a result whose own == raises crashes them (the text: the
+# type first, run_tests never raises). They were counted correct before that case existed.
+MUTANTS.update({with_compile_and_get: "type before ==", helper_per_case: "type before ==",
+                traceback_messages: "type before =="})
+CORRECT = [class_based, catches_base_exception, isinstance_check, comprehension_style, regex_free_counts,
+           compared_inside_the_try, type_first, str_subclass_refused]
 
 
 @pytest.mark.parametrize("fn", list(MUTANTS), ids=lambda f: f.__name__)
@@ -792,6 +854,6 @@ def test_checks_no_case_reached_show_as_not_run_not_passed():
     nothing = grade_run_tests(lambda repo: None)  # never a report: nothing after the shape is judged
     assert {c.name: c.passed for c in nothing.checks} == {
         "never raises": True, "report shape": False, "one fresh dict": None, "the four CASES": None,
-        "ok": None, "errors explain": None}
+        "ok": None, "errors explain": None, "type before ==": None}
     crash = grade_run_tests(lambda repo: 1 / 0)
     assert [c.name for c in crash.checks if c.passed is not None] == ["never raises"]

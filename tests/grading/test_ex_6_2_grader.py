@@ -30,3 +30,13 @@ def test_run_outcomes_stub_and_crash():
     assert grade_run_outcomes(stub).outcome == "not implemented"
     crashed = grade_run_outcomes(lambda run: run["missing"])
     assert not crashed.passed and "raised" in str(crashed)
+
+
+def test_a_crash_on_one_run_leaves_no_check_passed():
+    def crashes_on_garbage(run):
+        if any(e.get("role") == "reviewer" and e.get("verdict") is None for e in run.trace if e["type"] == "turn"):
+            raise KeyError("verdict")
+        return run_outcomes(run)
+
+    report = grade_run_outcomes(crashes_on_garbage)
+    assert failed(report) == {"shape"} and not any(c.passed for c in report.checks), str(report)

@@ -31,7 +31,7 @@ from .. import course, progress
 from ..hints import HINTS
 from ..clip import safe_repr
 from ..limits import TimeUp, budget, call_limited, describe_error
-from ..render import report_html
+from ..render import report_html, report_text
 
 __all__ = ["Check", "Divergence", "Report", "call_learner", "line_divergence", "grading_run",
            "try_it"]
@@ -166,6 +166,13 @@ class Report:
             if found.passed is None:
                 found.passed = True
 
+    def unjudge_passes(self):
+        """After a crash in a case that judges every check: no check shows as passed, since the
+        crashed case never judged them (a crash is a failed check, never a near-pass)."""
+        for c in self.checks:
+            if c.passed is True:
+                c.passed = None
+
     def finish(self, ran=True):
         """Mark unfailed checks as passed.
 
@@ -192,19 +199,7 @@ class Report:
             return False
 
     def __str__(self):
-        head = f"{self.title}: {self.outcome.upper()}"
-        lines = [head, "-" * len(head)]
-        for c in self.checks:
-            mark = {True: "PASS", False: "FAIL", None: "----"}[c.passed]
-            lines.append(f"[{mark}] {c.name}: {c.requirement}")
-            if c.passed is False and c.detail:
-                lines.extend("       " + line for line in c.detail.splitlines())
-        first = next((c for c in self.checks if c.passed is False and c.divergence), None)
-        if first:
-            lines += ["", str(first.divergence)]
-        if self.hint and not self.passed:
-            lines += ["", f"Hint: {self.hint}"]
-        return "\n".join(lines)
+        return report_text(self)
 
     def _repr_html_(self):
         return report_html(self)

@@ -18,7 +18,8 @@ the supervisor applies it after the allowlist: with                    ``in the 
 refused before it lands
 =====================================================================  =============================
 
-Scenarios: named patches for each row, then 300 random ones: every role, paths
+Scenarios: named patches for each row (the words in code, in comments and inside string
+literals), then 300 random ones: every role, paths
 inside and outside the coder's allowlist, contents built from pieces that are,
 contain, or only resemble ``exec`` and ``__import__``. Each call gets its own
 copy of the patch.
@@ -69,6 +70,11 @@ NAMED = (
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    run = exec\n    return str(n)\n"),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    return str(n)  # no executor here\n"),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    f = __import__\n    return str(n)\n"),
+    # inside string literals: plain text anywhere, a string is no hiding place (getattr can use it)
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    run = getattr(__builtins__, 'ex' 'ec', None) or 'exec'\n"
+                        "    return str(n)\n"),
+    ("coder", SRC_PATH, 'def fizzbuzz(n):\n    """Never exec anything."""\n    return str(n)\n'),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    os = getattr(__builtins__, \"__import__\")('os')\n    return str(n)\n"),
     ("coder", "notes.txt", "exec"),
     ("coder", PLAN_PATH, "- do not use __import__ (" + "x" * 300 + ")"),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n" + "    n = n\n" * 40 + "    exec ('pass')\n    return str(n)\n"),

@@ -32,6 +32,7 @@ tests/grading/test_reference_mutants.py (mutants of the worked solution); the co
 """
 
 import functools
+import json
 import random
 
 from ..clip import safe_repr
@@ -79,7 +80,9 @@ def _named(green, reds):
     for k in range(0, 13):
         out.append(("escalate at the limit", f"red tests after {k} request_changes", view(reds[k % 4], [RC] * k)))
     for past in ([OK, RC, RC], [RC, RC, OK], [RC, OK, RC, OK, RC], [RC, RC, RC, OK], [OK] * 5,
-                 [RC, OK, OK, OK, RC], [RC, RC, OK, OK, OK]):
+                 [RC, OK, OK, OK, RC], [RC, RC, OK, OK, OK],
+                 # long lists: the requests far back still count, whatever window a reviewer might use
+                 [RC, RC, RC] + [OK] * 12, [RC] + [OK] * 20 + [RC, RC], [RC, RC] + [OK] * 30):
         out.append(("counts requests", f"red tests after {safe_repr(past)}", view(reds[0], past)))
     for past in ([], [RC] * 2, [OK, OK], [RC] * 3, [RC, OK, RC, RC]):
         out.append(("no test report", f"no test report yet, after {safe_repr(past)}", view(None, past)))
@@ -172,6 +175,7 @@ def grade_nits_reviewer(fn):
     if not callable(fn):
         report.fail("output schema", f"nits_reviewer is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
+    said = {}  # what the reviewer answered to each view: the same view must get the same answer
     for check, what, view_ in scenarios():
         call = call_learner(fn, GOAL, fresh(view_), what="your reviewer")
         if call.not_implemented:
@@ -188,6 +192,16 @@ def grade_nits_reviewer(fn):
             continue
         want, _ = _read(nits_reviewer(GOAL, fresh(view_), limit=NITS_LIMIT))
         wrong = _diagnose(view_, got, want)
+        key = json.dumps(view_, sort_keys=True)
+        other = said.get(key, got) if wrong else got
+        if wrong and other == got:  # asked again at once: an answer that changes with nothing else is state
+            again = call_learner(fn, GOAL, fresh(view_), what="your reviewer")
+            other = _read(again.value)[0] if again.ok else got
+        if other is not None and other != got:  # the same view, another answer: state, not the view
+            wrong = (wrong[0], f"{wrong[1]}. Given the same view again, its message was {safe_repr(other[2], 80)}: "
+                               "your reviewer keeps state between calls (a counter outside the function, a "
+                               "mutable default argument). Count from view['past_verdicts'] only")
+        said.setdefault(key, got)
         if wrong:
             report.fail(wrong[0], f"On {what}: {wrong[1]}.")
         report.tried(*_judged_by(view_))

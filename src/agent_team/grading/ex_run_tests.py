@@ -10,14 +10,16 @@ has no ``fizzbuzz``, or raises any exception: failed cases)
 return ``{"ok": bool, "passed": int, "failed": int,                  ``report shape``
 "errors": [str, ...]}`` (exact types; other keys are ignored)
 ``exec`` the source into one fresh dict (nothing from an earlier     ``one fresh dict``
-call is left; the source's own helpers and constants are found)
+call, nor the caller's globals; the source's own helpers are found)
 check the four ``CASES``: ``passed`` counts the ones whose result    ``the four CASES``
 equals the expected string, ``failed`` the others (stub 1 of 4,
 a correct ``fizzbuzz`` 4 of 4)
 ``ok`` is True exactly when all four cases passed                    ``ok``
 every failure comes with a message saying what went wrong: no       ``errors explain``
 message on a clean run, at least one on a failing run, and each
-exception named (its type, or its text)
+exception named by its type (or its text, when it has one)
+a result counts if it is exactly the expected str (its type before  ``type before ==``
+``==``: a result's own ``==`` is its code and may raise)
 ===================================================================  =================
 
 Scenarios: named sources (the stub, a correct one, a Fizz-only cut, a crash, a
@@ -33,7 +35,7 @@ tests/grading/test_reference_mutants.py (mutants of the worked solution); the co
 
 import random
 
-from ..clip import safe_repr
+from ..clip import clip, safe_repr
 from ..oracle import CASES
 from ..repo import SRC_PATH, initial_repo
 from .core import Report, call_learner, grading_run
@@ -47,6 +49,8 @@ REQUIREMENTS = (
     ("the four CASES", "passed counts the CASES whose result equals the expected string, failed the others"),
     ("ok", "ok is True exactly when all four cases passed"),
     ("errors explain", "no message on a clean run; every failure has one, naming the exception"),
+    ("type before ==", "a result counts only if it is a str: its type is checked before == (a result's "
+                       "own == is its code, and may raise)"),
 )
 
 
@@ -84,7 +88,9 @@ RIGHT = {1: "str(n)", 3: "'Fizz'", 5: "'Buzz'", 15: "'FizzBuzz'"}
 
 def source(actions, *, helper=False, load="", name="fizzbuzz"):
     """A fizzbuzz whose answer for each case is ``actions[n]`` (an expression, or ``raise ...``)."""
-    lines = ["class Oops(Exception):", "    pass", ""]
+    # Oops, an exception of the source's own, only where a case raises it: a source with no class
+    # is one the course's own oracle runs too (it refuses classes), so a correct one passes there.
+    lines = ["class Oops(Exception):", "    pass", ""] if "Oops" in "".join([load, *actions.values()]) else []
     if load:
         lines.append(load)
     if helper:  # a module-level helper and constant: found only if exec used one dict
@@ -119,6 +125,19 @@ NAMED = (
     ("a source whose fizzbuzz is a number", "fizzbuzz = 15\n"),
     ("a fizzbuzz that returns 'Fizz ' with a space", source({3: "'Fizz '"})),
 )
+
+# A result whose own == raises: compared before its type is checked, it crashes run_tests outside
+# the case's try. Its own check, last, so that the first failing line of any other mistake stays.
+SLY = ("a fizzbuzz that returns, on 3, a value whose == raises",
+       "class Sly:\n    def __eq__(self, other):\n        raise ValueError('no comparing me')\n"
+       "    __hash__ = None\n\n    def __repr__(self):\n        return 'Sly()'\n\n\n" + source({3: "Sly()"}))
+
+# A source that looks at its own dict when it loads: in a fresh one there is nothing yet (but
+# __builtins__). Left-over names, from an earlier call's dict or the caller's globals(), make it
+# answer wrong, whatever else the learner's run_tests does right.
+LOOKS_AT_ITS_DICT = ("_before = sorted(name for name in globals() if not name.startswith('__'))\n"
+                     + source({n: f"'the dict already held ' + ', '.join(_before) if _before else {RIGHT[n]}"
+                               for n in (1, 3, 5, 15)}))
 
 
 def random_sources(count, seed=11):
@@ -175,7 +194,7 @@ class _Grading:
     def __init__(self, report, fn):
         self.report, self.fn, self.stopped = report, fn, False
 
-    def run(self, what, text):
+    def run(self, what, text, check="never raises"):
         """One call of the learner's run_tests on ``text``; its valid report dict, or None."""
         report = self.report
         if self.stopped:
@@ -185,9 +204,14 @@ class _Grading:
             self.stopped = True
             report.outcome_override = "not implemented"
             return None
+        if not call.ok and call.timed_out:
+            report.fail("never raises", f"On {what}: {call.problem} run_tests must return, whatever the source.")
+            return None
         if not call.ok:
-            report.fail("never raises", f"On {what}: {call.problem} run_tests must never raise: catch the "
-                                        "error and count the cases it spoils as failed.")
+            advice = ("check the result's type first, type(got) is str and got == expected, so that a "
+                      "result's own == never runs" if check == "type before ==" else
+                      "catch the error and count the cases it spoils as failed")
+            report.fail(check, f"On {what}: {call.problem} run_tests must never raise: {advice}.")
             return None
         report.tried("never raises")
         got = call.value
@@ -216,7 +240,8 @@ class _Grading:
         correct = self.run("a correct fizzbuzz", source({}))
         after = self.run("a source with no fizzbuzz, run after a correct one", no_fizzbuzz)
         helper = self.run("a correct fizzbuzz that calls its own helper", source({}, helper=True))
-        if None in (before, correct, after, helper):
+        looks = self.run("a correct fizzbuzz that looks at its own dict", LOOKS_AT_ITS_DICT)
+        if None in (before, correct, after, helper, looks):
             return
         self.report.tried("one fresh dict")
         fail = self.report.check("one fresh dict").fail
@@ -228,6 +253,12 @@ class _Grading:
             fail(f"A correct fizzbuzz scored {correct['passed']} of 4, but only {helper['passed']} of 4 "
                  f"when it calls a helper defined next to it ({safe_repr(helper['errors'])}): exec the source "
                  "into one dict, used as its globals, so that its functions find each other.")
+        elif (looks["passed"], looks["failed"]) != (correct["passed"], correct["failed"]):
+            held = next((e for e in looks["errors"] if "already held" in e), safe_repr(looks["errors"], 200))
+            fail(f"A correct fizzbuzz that lists the names already in its dict when it loads scored "
+                 f"{looks['passed']} of 4 ({clip(held, 200)}): those names are left from an earlier call, "
+                 "or the dict is your own module's globals(). exec each source into a new dict, made "
+                 "inside run_tests on every call.")
 
     def compare(self, what, text, got):
         fail, tried = self.report.fail, self.report.tried
@@ -257,8 +288,10 @@ class _Grading:
             for name, message in raised:
                 if name not in joined and not (message and message in joined):
                     where = "while loading" if at_load else "on a case"
+                    empty = (" Its text is empty, so name its type: type(err).__name__."
+                             if not message else "")
                     fail("errors explain", f"On {what}: it raised {name}({message!r}) {where}, but no "
-                                           f"message names it: {safe_repr(got['errors'], 300)}.\n{text}")
+                                           f"message names it: {safe_repr(got['errors'], 300)}.{empty}\n{text}")
                     return
 
 
@@ -275,5 +308,8 @@ def grade_run_tests(fn):
         got = grading.run(what, text)
         if got is not None:
             grading.compare(what, text, got)
+    # Judged only on a run_tests that survived every other case: a crash there is about ==, not a try.
+    if report.check("never raises").passed and grading.run(*SLY, check="type before ==") is not None:
+        report.tried("type before ==")
     # A check no case reached (every call raised, or no report had the right shape) shows as not run.
     return report.finish(ran=False)

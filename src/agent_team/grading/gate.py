@@ -104,6 +104,9 @@ def gate_cases():
             ("S2 then S1 failed", _run("S2 success", "S1 failed")),
             ("b and a failed", _run("b failed", "a failed")),
             ("step 0 failed", _run("1 success", "0 failed")),
+            # ids of digits are still str ids: '7' is not 7 (nor '007' 7)
+            ("str ids of digits, two skipped", [_o("10", "success"), _o("7", "skipped"), _o("2", "skipped")]),
+            ("the str id 007 failed", [_o("1", "success"), _o("007", "failed")]),
         ]),
         ("every outcome counts", "every outcome counts, however long the list", [
             ("twelve successes", long_ok),
@@ -111,6 +114,9 @@ def gate_cases():
             ("a skip first, a failure last of ten", _run("S1 skipped", *[f"S{i} success" for i in range(2, 10)],
                                                          "S10 failed")),
             ("eleven steps, the last cancelled", long_ok[:10] + [_o("S11", "cancelled")]),
+            # thousands: a gate that reads only a first slice, or recurses once per outcome, fails here
+            ("1,500 successes, then a failure", [_o(f"S{i}", "success") for i in range(1, 1501)]
+             + [_o("S1501", "failed")]),
         ]),
     )
 
@@ -172,8 +178,15 @@ def random_cases(n=300, seed=5):
     return cases
 
 
-def _describe(outcomes):
-    return "[" + ", ".join(f"{o['step']} {o['status']}" for o in outcomes) + "]"
+def _id(step):
+    """An id as a learner reads it: S1 bare, but '7' (a str of digits) quoted, so it is not read as 7."""
+    return repr(step) if type(step) is str and (step.strip() != step or step.isdigit() or not step) else str(step)
+
+
+def _describe(outcomes, most=12):
+    shown = ", ".join(f"{_id(o['step'])} {o['status']}" for o in outcomes[:most])
+    more = f", ... {len(outcomes) - most:,} more" if len(outcomes) > most else ""
+    return f"[{shown}{more}]"
 
 
 def _read(value):
@@ -215,13 +228,16 @@ def _diagnose(outcomes, want, got):
     return "precedence" if got is not None and KIND.get(got["action"]) in others else kind
 
 
-def _rule(group, outcomes, want, got):
+def _rule(group, outcomes, want, got, precedence_broken=False):
     """The check a wrong answer is charged to: its case's group, except that the right decision
     on the wrong step is a matter of order (another step of that kind) or of ids (anything else)."""
     if outcomes and not want["passed"] and got["passed"] is False and got["action"] == want["action"]:
         same_kind = [o["step"] for o in outcomes if o["status"] == KIND[want["action"]]]
         return "first in list order" if any(_same({"s": got["step"]}, {"s": s}) for s in same_kind) \
             else "ids as given"
+    if (precedence_broken and outcomes and not want["passed"] and got["passed"] is False
+            and got["action"] != want["action"] and KIND.get(got["action"]) in {o["status"] for o in outcomes}):
+        return "precedence"  # the same mistake its own cases showed: not charged to this case's rule too
     return group or _diagnose(outcomes, want, got)
 
 
@@ -252,7 +268,7 @@ def grade_gate(fn):
         if problem:
             report.fail("shape", f"On {name} {_describe(outcomes)}: {problem}")
             continue
-        rule = _rule(check_name, outcomes, want, got)
+        rule = _rule(check_name, outcomes, want, got, report.check("precedence").passed is False)
         if not _same(got, want):
             report.fail(rule, f"On {name} {_describe(outcomes)} your gate returned {safe_repr(got)}, but it "
                               f"should be {safe_repr(want)}: {WHY[rule]}.")

@@ -32,6 +32,7 @@ the reference); the counts are there.
 """
 
 from ..clip import safe_repr
+from ..limits import too_long
 from ..protocol import NAMED_SCENARIOS as NAMED
 from ..protocol import random_scenarios, run_team
 from .core import Report, call_learner, line_divergence, grading_run
@@ -102,7 +103,8 @@ def _state(prefix):
 
 def _why_feedback(last, want):
     if last is None or last[0] == "planner":
-        return "in round 1 the feedback is '' (nothing has been said yet)"
+        return ("in round 1 the feedback is '' (nothing has been said yet). Feedback in round 1 can only be "
+                "left over from an earlier call: set feedback = '' inside run_team, on every call")
     role, _, reply = last
     if role == "reviewer":
         return (f"the last review, {reply!r}, does not start with 'APPROVE', so the feedback is "
@@ -119,6 +121,10 @@ def _stopped_early(where, scenario, rounds, last):
                        "not the run",
            "coder": f"The coder wrote {reply!r}, and every new code is reviewed, even an empty one or "
                     "one seen before"}.get(role, "The plan only starts the run")
+    if rounds >= scenario.max_rounds:  # the last round itself was cut short, not the run
+        return (f"In {where}: your team returned in the middle of its last round (round {rounds} of "
+                f"max_rounds={scenario.max_rounds}), with no test result starting with 'PASS'. {why}. "
+                "A round ends after the review (or the test of approved code), never before.")
     return (f"In {where}: your team stopped after {rounds} of max_rounds={scenario.max_rounds} rounds, "
             f"with no test result starting with 'PASS'. {why}. The team goes on to the next round "
             "until a PASS or until the rounds run out.")
@@ -177,15 +183,25 @@ def _judge(scenario, ours, theirs):
                         f"but {_why_feedback(last, want[1][2])}. Pass the latest feedback to the coder.")
 
 
-def _shape(value):
+def _log_limit(max_rounds):
+    """The most log entries the grader reads: ten times a full run's (1 + 3 per round), and more."""
+    return 10 * (1 + 3 * max_rounds) + 100
+
+
+def _shape(value, max_rounds):
     """``(code, log)`` with every entry a ``(role, output)`` tuple, or a problem in words.
 
     Exact types only: a value whose ``len``, ``==`` or iteration could run learner code
-    (a subclass, a proxy) is a wrong shape, never something the grader trips over.
+    (a subclass, a proxy) is a wrong shape, never something the grader trips over. A log far
+    longer than any run's is refused before it is read (the grader's own work stays bounded).
     """
     if type(value) not in (tuple, list) or len(value) != 2:
         return None, f"run_team returned {safe_repr(value)}; return a pair (code, log)."
     code, log = value
+    huge = too_long(log, _log_limit(max_rounds), "the log")
+    if huge:
+        return None, (f"{huge}: a run of max_rounds={max_rounds} speaks at most {1 + 3 * max_rounds} "
+                      "times. Return the log of this run only, one (role, output) pair per call.")
     if code is not None and type(code) is not str:
         return None, f"the code returned is {safe_repr(code)}; it should be the coder's str, or None."
     if type(log) is not list or not all(type(e) in (tuple, list) and len(e) == 2 for e in log):
@@ -211,7 +227,7 @@ def _rules(report, scenario, calls):
 
 def _compare(report, scenario, value, calls):
     expected, followed = _rules(report, scenario, calls)
-    got, problem = _shape(value)
+    got, problem = _shape(value, scenario.max_rounds)
     report.tried("shape")
     if problem:
         report.fail("shape", f"In {scenario.name}: {problem}")
@@ -225,6 +241,10 @@ def _compare(report, scenario, value, calls):
                "the rounds ran out without a test result starting with 'PASS'")
         report.fail("result", f"In {scenario.name}: run_team returned code {safe_repr(code)}; it should return "
                               f"{safe_repr(expected[0])}, because {why}.")
+    if log != expected[1] and len(log) > len(expected[1]) and log[len(log) - len(expected[1]):] == expected[1]:
+        report.fail("log", f"In {scenario.name}: the log holds {len(log) - len(expected[1])} entries from an earlier "
+                           "call to run_team before this run's own: a log made once, outside the function, "
+                           "is kept between calls. Make a new log inside run_team on every call.")
     if log != expected[1]:
         report.fail("log", f"In {scenario.name}: the log is not the (role, output) pairs in speaking order.",
                     line_divergence(scenario.name, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
@@ -238,6 +258,7 @@ def grade_run_team(fn):
     if not callable(fn):
         report.fail("returns", f"run_team is {safe_repr(fn)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
+    crashed, earlier = False, []
     for scenario in NAMED + tuple(random_scenarios(RANDOM)):  # grading_run caps their total time
         script = scenario.script()
         call = call_learner(fn, scenario.task, *script.agents(), scenario.max_rounds,
@@ -257,8 +278,35 @@ def grade_run_team(fn):
                 f"{len(script.calls)} times (the coder {coders} times) and run_team never returned. "
                 "Count rounds by calls to the coder and stop at max_rounds.")
             break
-        if not call.ok:
+        if not call.ok:  # a crash: the calls before it may already break a rule; the rest is unjudged
+            _rules_before_a_crash(report, scenario, script.calls)
             report.fail("returns", call.problem)
+            crashed = True
             continue
         _compare(report, scenario, call.value, script.calls)
+        _same_log_again(report, scenario, call.value, earlier)
+    if crashed:  # a team that crashed somewhere is not near a pass: what it stopped was never judged
+        report.unjudge_passes()
     return report.finish(ran=False)  # a check passes only if some scenario really tried it
+
+
+def _same_log_again(report, scenario, value, earlier):
+    """Aliasing: the log of an earlier call must not change in a later one (one list kept between
+    calls and emptied each time passes every comparison, and breaks every caller that keeps a log)."""
+    if earlier:
+        kept, copy_then = earlier
+        # compared by identity, so no __eq__ of the learner's runs
+        if len(kept) != len(copy_then) or any(a is not b for a, b in zip(kept, copy_then)):
+            report.fail("log", f"In {scenario.name}: the log your team returned for the call before changed during "
+                               "this one: it is the same list, kept between calls and emptied or extended each "
+                               "time. Make a new log inside run_team on every call.")
+    got, problem = _shape(value, scenario.max_rounds)
+    earlier[:] = [] if problem else [value[1], list(value[1])]
+
+
+def _rules_before_a_crash(report, scenario, calls):
+    """Judge the calls a team made before it crashed, as far as they go."""
+    _, ref = scenario.run(run_team)
+    ours, theirs = ref.calls, _safe(calls)
+    if any(ours[k] != theirs[k] for k in range(min(len(ours), len(theirs)))) or len(theirs) > len(ours):
+        _rules(report, scenario, calls)

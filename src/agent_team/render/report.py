@@ -14,12 +14,13 @@ from itertools import zip_longest
 
 from .html import badge, details, esc, inline, join, plain, pre, table, tag, wrap
 
-__all__ = ["report_html", "report_text", "divergence_html", "divergence_text", "highlight_pair"]
+__all__ = ["report_html", "report_text", "tally", "detail_html", "divergence_html", "divergence_text", "highlight_pair"]
 
 MAX_ROWS = 40  # a divergence longer than this shows a window around its first difference
 
 OUTCOME_KIND = {"passed": "ok", "not yet": "warn", "not implemented": "muted"}
 RESULT = {True: ("pass", "ok"), False: ("fail", "bad"), None: ("not run", "muted")}
+DETAIL_CHARS = 400  # what a row of the table shows of a check's detail; "All details" has the rest
 
 
 def _attr(obj, name, default=None):
@@ -141,20 +142,46 @@ def _outcome(report, checks):
     return "passed" if passed else "not yet"
 
 
+def tally(checks):
+    """How the checks fared, in words: only a check that really passed is counted as passing.
+
+    A check that was never judged (``passed`` None: the learner's code crashed or stopped before a
+    case tried it) is counted apart, never among the passes.
+    """
+    results = [_attr(c, "passed") for c in checks]
+    passed = sum(1 for r in results if r is True)
+    failed = sum(1 for r in results if r is False)
+    words = [f"{passed} of {len(results)} checks pass"]
+    if failed:
+        words.append(f"{failed} {'fails' if failed == 1 else 'fail'}")
+    unjudged = len(results) - passed - failed
+    if unjudged:
+        words.append(f"{unjudged} not run (nothing judged {'it' if unjudged == 1 else 'them'})")
+    return "; ".join(words) + "."
+
+
+def detail_html(detail):
+    """A failing check's detail in a row: one line inline, several lines (a source, a list of calls)
+    as a block that keeps its line breaks, so a failing source reads as code, not one squashed line."""
+    text = plain(detail or "", DETAIL_CHARS)
+    if "\n" in text.strip():
+        return pre(text)
+    return inline(text)
+
+
 def report_html(report):
     """A grader's report as HTML (what a Report's ``_repr_html_`` shows)."""
     checks = _checks(report)
     outcome = _outcome(report, checks)
-    passed_n = sum(1 for c in checks if _attr(c, "passed") is True)
     parts = [tag("h3", plain(_attr(report, "title") or "Report"), " ",
                  badge(outcome, OUTCOME_KIND.get(outcome, "info")))]
     if checks:
-        parts.append(tag("p", f"{passed_n} of {len(checks)} checks pass."))
+        parts.append(tag("p", tally(checks)))
         rows, classes = [], []
         for c in checks:
             word, kind = RESULT.get(_attr(c, "passed"), ("?", "muted"))
             rows.append([badge(word, kind), tag("b", plain(_attr(c, "name"))), inline(_attr(c, "requirement")),
-                         inline(plain(_attr(c, "detail") or "", 400)) if _attr(c, "passed") is False else ""])
+                         detail_html(_attr(c, "detail")) if _attr(c, "passed") is False else ""])
             classes.append("at-row-bad" if _attr(c, "passed") is False else None)
         parts.append(table(["result", "check", "requirement", "what went wrong"], rows, classes,
                            aria_label="checks"))
@@ -185,7 +212,7 @@ def report_text(report):
     checks = _checks(report)
     outcome = _outcome(report, checks)
     head = f"{plain(_attr(report, 'title') or 'Report')}: {outcome.upper()}"
-    lines = [head, "-" * len(head)]
+    lines = [head, "-" * len(head)] + ([tally(checks)] if checks else [])
     for c in checks:
         mark = {True: "PASS", False: "FAIL", None: "----"}.get(_attr(c, "passed"), "????")
         lines.append(f"[{mark}] {plain(_attr(c, 'name'))}: {plain(_attr(c, 'requirement'))}")
