@@ -25,7 +25,9 @@ _output/ and build/site/lite/ are deleted first. Steps:
    kernel's memory snapshot (website/snapshot.py); the site's service worker (JupyterLite's, with
    a listener in front) isolates the pages (COOP/COEP) and lets the browser fetch the static files
    itself (website/isolation.py);
-8. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
+8. the learner's work (website/mywork.py): the published notebooks' versions and the home page's
+   "my work" module (download, import, a newer published notebook) in mywork/;
+9. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import check, contents, isolation, levers, prewarm, wheels
+from . import check, contents, isolation, levers, mywork, prewarm, wheels
 from .wheels import norm
 
 HERE = Path(__file__).resolve().parent
@@ -229,6 +231,7 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     levers.apply(out, settings["loadPyodideOptions"], without=args.without)
+    mywork.apply(out)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

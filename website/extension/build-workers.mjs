@@ -16,3 +16,6 @@ await build({
   ...common, entryPoints: ['src/page/index.ts'], outfile: 'lib/page.js', format: 'iife',
   define: { 'import.meta.url': 'location.href' },
 });
+// The home page's "my work" (src/mywork/index.ts), an ES module the page imports; the site's build
+// puts it at mywork/mywork.js (website/mywork.py).
+await build({ ...common, entryPoints: ['src/mywork/index.ts'], outfile: 'lib/mywork.js' });
