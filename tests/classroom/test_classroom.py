@@ -173,7 +173,10 @@ def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_p
     widget.prepare()
     assert 'download="agent-team-work.zip"' in widget.html and "(1 notebook," in widget.html
     data = base64.b64decode(widget.html.split("base64,")[1].split('"')[0])
-    assert zipfile.ZipFile(io.BytesIO(data)).namelist() == ["01_architecture.ipynb"]
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    assert archive.namelist() == ["agent-team-work.json", "01_architecture.ipynb"]
+    assert json.loads(archive.read("agent-team-work.json")) == {
+        "course": "agent-team", "format": 1, "files": ["01_architecture.ipynb"]}
     assert "cannot read the browser's files" in DownloadWork(root=tmp_path / "missing").prepare().text
     (tmp_path / "empty").mkdir()
     assert "No notebooks found" in DownloadWork(root=tmp_path / "empty").prepare().text
