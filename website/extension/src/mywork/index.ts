@@ -94,8 +94,8 @@ export async function mount(element: HTMLElement): Promise<void> {
       }
       const row = el('li', '', { 'data-path': path, 'data-state': state });
       row.append(el('strong', path), ` — ${STATE_TEXT[state]} `);
-      const action = (label: string, act: () => Promise<IDone>) => {
-        const button = el('button', label, { type: 'button', 'data-action': label.split(' ')[0].toLowerCase() });
+      const action = (key: string, label: string, act: () => Promise<IDone>) => {
+        const button = el('button', label, { type: 'button', 'data-action': key });
         button.addEventListener('click', () => busy(async () => {
           const done = await act();
           await showParts();
@@ -104,12 +104,12 @@ export async function mount(element: HTMLElement): Promise<void> {
         row.append(button);
       };
       if (state === 'newer') {
-        action('Keep mine', () => keepMine(files, path, hash));
+        action('keep', 'Keep mine', () => keepMine(files, path, hash));
       }
       if (state !== 'current') {
-        action('Update, keeping a copy of mine', async () => update(files, path, await published(path)));
+        action('update', 'Update, keeping a copy of mine', async () => update(files, path, await published(path)));
       }
-      action('Reset this part', async () => reset(files, path, await published(path)));
+      action('reset', 'Reset this part', async () => reset(files, path, await published(path)));
       parts.append(row);
     }
     if (!parts.children.length) {
