@@ -89,7 +89,10 @@ JS_STORED = """async (root) => {
   if (!db) return {};
   if (!db.objectStoreNames.contains('files')) { db.close(); return {}; }
   const store = db.transaction('files').objectStore('files');
-  const all = (req) => new Promise((res, rej) => { req.onsuccess = () => res(req.result); req.onerror = () => rej(req.error); });
+  const all = (req) => new Promise((res, rej) => {
+    req.onsuccess = () => res(req.result);
+    req.onerror = () => rej(req.error);
+  });
   const [keys, values] = [await all(store.getAllKeys()), await all(store.getAll())];
   db.close();
   return Object.fromEntries(keys.map((k, i) => [k, values[i]]));

@@ -26,7 +26,8 @@ MINE = "# MY CODE, FROM THE BROWSER\ndef run_tests(repo):\n    return {'passed':
 SCRATCH = "MY_SCRATCH_CELL = 1"
 JS_ADD_SCRATCH = """(source) => { const m = window.jupyterapp.shell.currentWidget.content.model;
   m.sharedModel.insertCell(m.cells.length, {cell_type: 'code', source, metadata: {}}); return true; }"""
-JS_NOTICE = """() => [...document.querySelectorAll('#agent-team-notices .agent-team-notice')].map((l) => l.textContent)"""
+JS_NOTICE = """() => [...document.querySelectorAll('#agent-team-notices .agent-team-notice')]
+  .map((l) => l.textContent)"""
 JS_NOTICE_CLICK = """(label) => [...document.querySelectorAll('#agent-team-notices .agent-team-notice-action')]
   .find((b) => b.textContent.startsWith(label)).click()"""
 
@@ -64,6 +65,7 @@ def test_a_newer_published_notebook_walks_update_keep_and_reset(guarded, site_ur
         assert updated["metadata"]["agent_team"]["published"] == v2["metadata"]["agent_team"]["published"]
         (copy1,) = copies(files, PART)
         assert SCRATCH in sources(files[copy1]["content"]) and exercise_source(files[copy1]["content"]) == MINE
+        assert files[copy1]["content"]["metadata"]["agent_team"]["copy_of"] == PART  # not graded twice
         shown = driver.cells(page)  # the open notebook was read again
         assert shown[0]["source"] == "PUBLISHED AGAIN, VERSION 2" and any(c["source"] == MINE for c in shown)
 
@@ -90,7 +92,7 @@ def test_a_newer_published_notebook_walks_update_keep_and_reset(guarded, site_ur
         assert sources(files[PART]["content"])[0] == "PUBLISHED AGAIN, VERSION 3"
         assert exercise_source(files[PART]["content"]) == MINE
         copy2 = [c for c in copies(files, PART) if c != copy1]
-        assert len(copy2) == 1 and files[copy2[0]]["content"]["cells"] == updated["cells"]
+        assert len(copy2) == 1 and files[copy2[0]]["content"]["cells"] == kept["cells"]
         said = my_work.click_part(page, PART, "reset")
         assert said["text"].startswith(f"Reset {PART} to the published version")
         files = stored(page)

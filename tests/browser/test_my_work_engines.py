@@ -57,7 +57,8 @@ def test_work_survives_an_update_and_moves_to_a_fresh_profile(request, site_url,
             files = stored(page)
             assert files[PART]["content"]["cells"][0]["source"] == "PUBLISHED AGAIN"
             assert exercise_source(files[PART]["content"]) == MINE
-            assert files[PART]["content"]["metadata"]["agent_team"]["published"] == v2["metadata"]["agent_team"]["published"]
+            version = files[PART]["content"]["metadata"]["agent_team"]["published"]
+            assert version == v2["metadata"]["agent_team"]["published"]
             (copy,) = copies(files, PART)
             assert exercise_source(files[copy]["content"]) == MINE
             data = my_work.download_zip(page)

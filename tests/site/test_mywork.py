@@ -113,8 +113,9 @@ def test_an_exercise_the_new_version_drops_is_reported_and_an_untouched_stub_is_
 
 
 def test_cells_tagged_alike_are_matched_in_order_and_lists_of_lines_are_joined():
-    mine = nb(cell(["a = 1\n", "b = 2"], "exercise"), cell("second", "exercise"), cell("md", "exercise", kind="markdown"))
-    new = nb(cell("stub 1", "exercise"), cell("stub 2", "exercise"), cell("md", "exercise", kind="markdown"), published="v2")
+    md = cell("md", "exercise", kind="markdown")
+    mine = nb(cell(["a = 1\n", "b = 2"], "exercise"), cell("second", "exercise"), md)
+    new = nb(cell("stub 1", "exercise"), cell("stub 2", "exercise"), md, published="v2")
     [out] = node({"op": "carryOver", "published": new, "mine": mine})
     assert [c["source"] for c in out["notebook"]["cells"]] == ["a = 1\nb = 2", "second", "md"]
 
@@ -183,7 +184,8 @@ def manifest(**fields):
     (b"", "not a zip of your work"),
     (zip_of({"01_architecture.ipynb": json.dumps(nb())}), "not made by \"Download my work\""),
     (zip_of({MANIFEST: "{not json", "01_architecture.ipynb": json.dumps(nb())}), "no readable agent-team-work.json"),
-    (zip_of({MANIFEST: manifest(course="another-course"), "a.ipynb": json.dumps(nb())}), 'another course ("another-course")'),
+    (zip_of({MANIFEST: manifest(course="another-course"), "a.ipynb": json.dumps(nb())}),
+     'another course ("another-course")'),
     (zip_of({MANIFEST: manifest(format=FORMAT + 1), "a.ipynb": json.dumps(nb())}), "made by a newer version"),
     (zip_of({MANIFEST: manifest(), "a.ipynb": "{broken"}), "a.ipynb in this zip is not a readable notebook"),
     (zip_of({MANIFEST: manifest(), "a.ipynb": json.dumps(nb()), "agent_team_progress.json": "[1]"}), "progress file"),

@@ -39,6 +39,14 @@ export function keptOver(saved: any, publishedHash: string): any {
   return { ...saved, metadata: { ...saved.metadata, agent_team: { ...courseMeta(saved), kept: publishedHash } } };
 }
 
+/**
+ * The learner's notebook as the copy kept beside `path`: marked `agent_team.copy_of`, so that
+ * grading a class (agent-team-grade, src/agent_team/classroom/collect.py) grades `path`, not both.
+ */
+export function asCopy(notebook: any, path: string): any {
+  return { ...notebook, metadata: { ...notebook.metadata, agent_team: { ...courseMeta(notebook), copy_of: path } } };
+}
+
 /** The key an exercise cell is matched by: its `exercise-N.M` tags; null for any other cell. */
 export function exerciseKey(cell: any): string | null {
   const tags: unknown = cell?.metadata?.tags;

@@ -10,12 +10,11 @@
  *   nothing, and notebooks it would replace are first asked about, then kept as copies.
  */
 
-import { partState } from './carry';
+import { asCopy, copyName, partState } from './carry';
 import type { PartState } from './carry';
 import { keepMine, reset, today, update } from './parts';
 import type { IDone } from './parts';
 import { BrowserFiles } from './storage';
-import { copyName } from './carry';
 import { isWork, mergeProgress, packWork, planImport, unpackWork, WorkError } from './work';
 import type { ISite, IWork } from './work';
 
@@ -161,7 +160,7 @@ export async function mount(element: HTMLElement): Promise<void> {
     const plan = planImport(saved, work.notebooks, (p, taken) => copyName(p, day, taken));
     const apply = async () => {
       for (const [path, copy] of plan.copies) {
-        await files.saveNotebook(copy, saved.get(path));
+        await files.saveNotebook(copy, asCopy(saved.get(path), path));
         if (!(await files.notebook(copy))) {
           throw new Error(`the copy ${copy} could not be written, so nothing more was imported`);
         }

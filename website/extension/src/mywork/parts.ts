@@ -6,7 +6,7 @@
  * storage (storage.ts), the notebook's notice JupyterLab's contents manager (../survive.ts).
  */
 
-import { carryOver, copyName, keptOver } from './carry';
+import { asCopy, carryOver, copyName, keptOver } from './carry';
 
 /** The learner's files: read and write a notebook, list a folder's names. */
 export interface IFiles {
@@ -38,7 +38,7 @@ async function keepCopy(files: IFiles, path: string, saved: any): Promise<string
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const taken = new Set(await files.paths(dir));
   const copy = copyName(path, today(), (p) => taken.has(p));
-  await files.saveNotebook(copy, saved);
+  await files.saveNotebook(copy, asCopy(saved, path));
   if (!(await files.notebook(copy))) {
     throw new Error(`the copy ${copy} could not be written, so ${path} was left as it is`);
   }
