@@ -29,6 +29,9 @@ import('./mywork/mywork.js').then((m) => m.mount(document.getElementById('my-wor
 """
 COPY_RE = r" \(my copy \d{4}-\d{2}-\d{2}( \d+)?\)\.ipynb$"
 EXERCISE_1_1 = "exercise-1.1"
+# Generous bounds (seconds), read at call time: a WebKit page under load took over 30 s once.
+STATUS_SECONDS = 120
+PAGE_SECONDS = 120
 
 
 def home_path(site_dir: Path) -> str:
@@ -44,7 +47,7 @@ def open_home(page, site_url, path):
     page.goto(f"{site_url}{path}")
     # The home page's own code calls mount; the test page marks it done (the real one: rows shown).
     page.wait_for_function("() => window.__myWorkMounted !== undefined || !!document.querySelector("
-                           "'.agent-team-mywork .mywork-parts li')", timeout=60_000)
+                           "'.agent-team-mywork .mywork-parts li')", timeout=PAGE_SECONDS * 1000)
     mounted = page.evaluate("() => window.__myWorkMounted === undefined ? true : window.__myWorkMounted")
     assert mounted is True, f"mount failed: {mounted}"
 
@@ -65,8 +68,9 @@ def click_part(page, path, action):
     return wait_status(page)
 
 
-def wait_status(page, timeout=30_000):
+def wait_status(page, timeout=None):
     """The status line once it changed and the buttons are usable again."""
+    timeout = timeout or STATUS_SECONDS * 1000
     page.wait_for_function("""() => { const s = document.querySelector('.mywork-status');
       return s.textContent && s.textContent !== window.__myWorkStatus
         && ![...document.querySelectorAll('.agent-team-mywork button')].some((b) => b.disabled); }""",
@@ -169,7 +173,7 @@ JS_NOTEBOOK_READY = """() => { const w = window.jupyterapp && window.jupyterapp.
 
 def open_lab(page, site_url, path):
     page.goto(f"{site_url}lab/index.html?path={path}")
-    page.wait_for_function(JS_NOTEBOOK_READY, timeout=120_000)
+    page.wait_for_function(JS_NOTEBOOK_READY, timeout=PAGE_SECONDS * 1000)
 
 
 def edit_and_save(page, source, tag=EXERCISE_1_1):
