@@ -44,7 +44,11 @@ def as_served(path: Path) -> dict:
 def version(nb: dict) -> str:
     """The notebook's published version: a hash of its served content (without the version itself)."""
     nb = json.loads(json.dumps(nb))
-    nb.get("metadata", {}).get("agent_team", {}).pop("published", None)
+    meta = nb.get("metadata", {})
+    if isinstance(meta.get("agent_team"), dict):
+        meta["agent_team"].pop("published", None)
+        if not meta["agent_team"]:
+            del meta["agent_team"]  # it was made for the version alone
     return hashlib.sha256(json.dumps(nb, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
 
 

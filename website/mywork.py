@@ -14,6 +14,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from . import contents
+
 HERE = Path(__file__).resolve().parent
 MODULE = HERE / "extension" / "lib" / "mywork.js"
 FOLDER = "mywork"
@@ -37,6 +39,13 @@ def manifest(files: Path) -> dict:
             "skip": sorted(download.SKIP), "notebooks": notebooks}
 
 
+def stale(files: Path, site: dict) -> list[str]:
+    """The notebooks whose shipped content is not the version `site` names (a build step that
+    rewrote them after website/contents.py)."""
+    return [rel for rel, version in site["notebooks"].items()
+            if contents.version(json.loads((files / rel).read_text(encoding="utf-8"))) != version]
+
+
 def apply(out: Path) -> None:
     """Put the manifest and the home page's module into the built site `out`."""
     if not MODULE.exists():
@@ -44,4 +53,11 @@ def apply(out: Path) -> None:
     dest = out / FOLDER
     dest.mkdir(exist_ok=True)
     shutil.copy2(MODULE, dest / "mywork.js")
-    (dest / "published.json").write_text(json.dumps(manifest(out / "files"), indent=1) + "\n")
+    site = manifest(out / "files")
+    changed = stale(out / "files", site)
+    if changed:
+        sys.exit(f"{out / 'files'}: {', '.join(changed)} changed after their version was written "
+                 "(website/contents.py): every saved copy would look older than the site's")
+    if not site["notebooks"]:
+        sys.exit(f"{out / 'files'}: no notebook with a version: website/contents.py did not stamp them")
+    (dest / "published.json").write_text(json.dumps(site, indent=1) + "\n")

@@ -138,19 +138,19 @@ def import_zip(page, data: bytes):
 
 def download_zip(page) -> bytes:
     """Press "Download my work" and take the zip it offers (the blob the link saves), in any engine."""
-    b64 = page.evaluate("""async () => {
+    b64 = page.evaluate("""async (ms) => {
       const made = URL.createObjectURL;
       let blob = null;
       URL.createObjectURL = (b) => { blob = b; return made.call(URL, b); };
       window.__myWorkStatus = document.querySelector('.mywork-status').textContent;
       try {
         document.querySelector('.mywork-download').click();
-        for (let i = 0; i < 200 && !blob; i++) await new Promise((r) => setTimeout(r, 50));
+        for (const end = Date.now() + ms; !blob && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
       } finally { URL.createObjectURL = made; }
       if (!blob) return null;
       const bytes = new Uint8Array(await blob.arrayBuffer());
       let s = ''; for (const b of bytes) s += String.fromCharCode(b);
-      return btoa(s); }""")
+      return btoa(s); }""", STATUS_SECONDS * 1000)
     assert b64, "Download my work offered no zip"
     wait_status(page)
     return base64.b64decode(b64)

@@ -71,6 +71,16 @@ def test_every_notebook_is_shipped_with_its_version_and_the_manifest_lists_them(
     assert mywork.manifest(changed)["notebooks"]["01_architecture.ipynb"] != site["notebooks"]["01_architecture.ipynb"]
     (again,) = contents.stage([ROOT / "notebooks"], tmp_path / "again")
     assert mywork.manifest(again)["notebooks"] == site["notebooks"]
+    # the version is the hash of the file as shipped, also for a notebook without course metadata
+    del built["metadata"]["agent_team"]
+    (tmp_path / "src" / "01_architecture.ipynb").write_text(json.dumps(built))
+    (plain,) = contents.stage([tmp_path / "src"], tmp_path / "plain")
+    shipped = json.loads((plain / "01_architecture.ipynb").read_text())
+    assert contents.version(shipped) == shipped["metadata"]["agent_team"]["published"]
+    assert mywork.stale(plain, mywork.manifest(plain)) == []
+    shipped["cells"][0]["source"] = "# rewritten after it was stamped\n"
+    (plain / "01_architecture.ipynb").write_text(json.dumps(shipped))
+    assert mywork.stale(plain, mywork.manifest(plain)) == ["01_architecture.ipynb"]
 
 
 # -- which version a saved notebook is ----------------------------------------------------------

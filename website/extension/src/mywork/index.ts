@@ -37,10 +37,21 @@ const STATE_TEXT: Record<Exclude<PartState, 'published'>, string> = {
   current: 'yours, saved in this browser, from the version published now.',
 };
 
-/** Fill `element` with the learner's work; resolves once it shows what is saved. */
+/** Fill `element` with the learner's work; resolves once it shows what is saved (never rejects). */
 export async function mount(element: HTMLElement): Promise<void> {
   const root = new URL('../', import.meta.url);
-  const site: ISite = await (await fetch(new URL('mywork/published.json', root), { cache: 'no-cache' })).json();
+  let site: ISite;
+  try {
+    const response = await fetch(new URL('mywork/published.json', root), { cache: 'no-cache' });
+    if (!response.ok) {
+      throw new Error(`mywork/published.json: ${response.status}`);
+    }
+    site = await response.json();
+  } catch (error) {
+    element.append(el('p', `Your work cannot be shown here (${error}); it is still in this browser, `
+      + 'and each notebook opens in JupyterLab as before.', { role: 'alert' }));
+    return;
+  }
   const files = new BrowserFiles(root.href);
   const published = async (path: string) => {
     const response = await fetch(new URL(`files/${path.split('/').map(encodeURIComponent).join('/')}`, root),
