@@ -6,11 +6,18 @@
  * format, content, ...}; a notebook's content is its JSON). Written here in the same shape, so
  * JupyterLab reads them as its own. Each call opens and closes the database, so localforage can
  * always upgrade it.
+ *
+ * A write that the browser leaves waiting is given up after STORAGE_SECONDS (aborted: nothing
+ * half-written) with a message to try again: in WebKit, a write on the home page right after
+ * JupyterLab saved and the learner left it waited for good about 1 time in 4 (2026-12-01), the
+ * page's buttons stuck.
  */
 
 import type { IFiles } from './parts';
 
 const STORES = ['files', 'counters', 'checkpoints']; // localforage's stores of the drive
+/** How long a transaction may wait, read at each call (tests may set it). */
+export const limits = { storageSeconds: 10 };
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -60,9 +67,26 @@ export class BrowserFiles implements IFiles {
         tx.onerror = () => reject(tx.error);
         tx.onabort = () => reject(tx.error ?? new Error('the browser refused to store the file'));
       });
-      const result = await act(tx.objectStore('files'));
-      await done;
-      return result;
+      done.catch(() => {}); // an abort after the time limit is reported by `late`
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          try {
+            tx.abort();
+          } catch {
+            // already finished
+          }
+          reject(new Error(`the browser's storage did not answer within ${limits.storageSeconds} s (another tab `
+            + 'of this site may be saving); nothing was changed by this step: try again'));
+        }, limits.storageSeconds * 1000);
+      });
+      try {
+        const result = await Promise.race([act(tx.objectStore('files')), late]);
+        await Promise.race([done, late]);
+        return result;
+      } finally {
+        clearTimeout(timer);
+      }
     } finally {
       db.close();
     }
