@@ -36,7 +36,11 @@ function open(name: string, version?: number): Promise<IDBDatabase> {
         }
       }
     };
-    req.onsuccess = () => resolve(req.result);
+    req.onsuccess = () => {
+      // localforage adds its stores as it needs them, each an upgrade: never be in its way.
+      req.result.onversionchange = () => req.result.close();
+      resolve(req.result);
+    };
     req.onerror = () => reject(req.error);
     req.onblocked = () => reject(new Error('the browser storage is busy: close the other tabs of this site and try again'));
   });
