@@ -25,9 +25,11 @@ _output/ and build/site/lite/ are deleted first. Steps:
    kernel's memory snapshot (website/snapshot.py); the site's service worker (JupyterLite's, with
    a listener in front) isolates the pages (COOP/COEP) and lets the browser fetch the static files
    itself (website/isolation.py);
-8. the course's home page at the site's root, in place of JupyterLite's redirect to lab/
+8. the learner's work (website/mywork.py): the published notebooks' versions and the home page's
+   "my work" module (download, import, a newer published notebook) in mywork/;
+9. the course's home page at the site's root, in place of JupyterLite's redirect to lab/
    (website/home.py), with the recap sheet and the instructors' page beside it;
-9. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
+10. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import check, contents, home, isolation, levers, prewarm, wheels
+from . import check, contents, home, isolation, levers, mywork, prewarm, wheels
 from .wheels import norm
 
 HERE = Path(__file__).resolve().parent
@@ -231,6 +233,7 @@ def main() -> None:
     run([Path(sys.executable).parent / "jupyter", "lite", "build", "--lite-dir", LITE,
          "--output-dir", out], cwd=LITE)
     page_settings = levers.apply(out, settings["loadPyodideOptions"], without=args.without)
+    mywork.apply(out)
     home.publish(out, ROOT, page_settings)
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())

@@ -16,10 +16,15 @@ first open:
   notebooks are built and executed from this repository by `tools/notebooks.py`, so they are
   marked trusted, as `jupyter trust` would on a server. A learner's saved copy keeps the marks
   (JupyterLab saves cell metadata as it is), so it stays trusted after a reload.
+
+Each shipped notebook also carries its version, `metadata.agent_team.published`: a hash of its
+content as served. A learner's saved copy keeps the hash it was loaded with, so the site can
+tell a newer published version from the learner's own changes (website/mywork.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -36,6 +41,17 @@ def as_served(path: Path) -> dict:
     return nb
 
 
+def version(nb: dict) -> str:
+    """The notebook's published version: a hash of its served content (without the version itself)."""
+    nb = json.loads(json.dumps(nb))
+    meta = nb.get("metadata", {})
+    if isinstance(meta.get("agent_team"), dict):
+        meta["agent_team"].pop("published", None)
+        if not meta["agent_team"]:
+            del meta["agent_team"]  # it was made for the version alone
+    return hashlib.sha256(json.dumps(nb, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
 def stage(folders: list[Path], dest: Path) -> list[Path]:
     """Copy each contents folder under `dest` with its notebooks as served; return the copies."""
     shutil.rmtree(dest, ignore_errors=True)
@@ -45,6 +61,7 @@ def stage(folders: list[Path], dest: Path) -> list[Path]:
         shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         for nb_path in copy.rglob("*.ipynb"):
             nb = as_served(nb_path)
+            nb.metadata.setdefault("agent_team", {})["published"] = version(nb)
             nb_path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         staged.append(copy)
     return staged

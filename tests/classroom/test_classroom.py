@@ -164,6 +164,19 @@ def test_the_download_zip_is_read_as_it_is(tmp_path):
     assert [(j.learner, j.exercise.id) for j in jobs] == [("erin", "2.1"), ("erin", "3.1")]
 
 
+def test_an_old_copy_the_site_kept_is_not_graded_beside_the_notebook(tmp_path):
+    drive = tmp_path / "drive"
+    write(drive, "01_architecture.ipynb", built(1, solution=True))
+    copy = built(1)
+    copy["metadata"]["agent_team"]["copy_of"] = "01_architecture.ipynb"
+    write(drive, "01_architecture (my copy 2026-12-01).ipynb", copy)
+    (tmp_path / "erin.zip").write_bytes(work_zip(drive)[0])
+    jobs, problems = collect([tmp_path / "erin.zip"])
+    assert [(j.notebook.split(":")[-1], j.exercise.id) for j in jobs] == [("01_architecture.ipynb", "1.1")]
+    (problem,) = problems
+    assert problem.status == "skipped" and "an old copy of 01_architecture.ipynb" in problem.message
+
+
 def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_path):
     import base64
     import io
@@ -173,7 +186,10 @@ def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_p
     widget.prepare()
     assert 'download="agent-team-work.zip"' in widget.html and "(1 notebook," in widget.html
     data = base64.b64decode(widget.html.split("base64,")[1].split('"')[0])
-    assert zipfile.ZipFile(io.BytesIO(data)).namelist() == ["01_architecture.ipynb"]
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    assert archive.namelist() == ["agent-team-work.json", "01_architecture.ipynb"]
+    assert json.loads(archive.read("agent-team-work.json")) == {
+        "course": "agent-team", "format": 1, "files": ["01_architecture.ipynb"]}
     assert "cannot read the browser's files" in DownloadWork(root=tmp_path / "missing").prepare().text
     (tmp_path / "empty").mkdir()
     assert "No notebooks found" in DownloadWork(root=tmp_path / "empty").prepare().text

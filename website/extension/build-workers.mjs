@@ -21,3 +21,6 @@ await build({
   ...common, entryPoints: ['src/page/home.ts'], outfile: 'lib/home.js', format: 'iife',
   define: { 'import.meta.url': 'location.href' },
 });
+// The home page's "my work" (src/mywork/index.ts), an ES module the page imports; the site's build
+// puts it at mywork/mywork.js (website/mywork.py).
+await build({ ...common, entryPoints: ['src/mywork/index.ts'], outfile: 'lib/mywork.js' });

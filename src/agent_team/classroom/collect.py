@@ -153,6 +153,13 @@ def _part(label, nb, cells):
 def _exercises(who, label, nb):
     cells = list(_cells(nb))
     part = _part(label, nb, cells)
+    meta = nb.get("metadata")
+    meta = meta.get(COURSE) if isinstance(meta, dict) else None
+    copy_of = meta.get("copy_of") if isinstance(meta, dict) else None
+    if isinstance(copy_of, str):  # website/extension/src/mywork/carry.ts, asCopy
+        return [], [Problem(who, label, "", "skipped",
+                            f"an old copy of {copy_of} that the course site kept when the learner updated, "
+                            f"reset or imported over it; {copy_of} itself is graded")]
     if part is None:
         return [], [Problem(who, label, "", "skipped",
                             "not a notebook of this course: it has no agent_team metadata, no cell "

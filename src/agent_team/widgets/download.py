@@ -3,13 +3,19 @@
 In the course site the kernel sees the notebooks the learner edited (kept in the
 browser's storage by JupyterLite) under ``/drive``, through the drive that
 JupyterLite mounts into Pyodide; in JupyterLab they are the files in the
-notebooks' folder. The zip is what ``agent-team-grade`` reads as it is. It is
+notebooks' folder. The zip is what ``agent-team-grade`` reads as it is, and what
+the course site's home page imports ("import my work", in another browser or on
+another device). Its format is defined here, once: the notebooks at their paths,
+the progress file, and a manifest naming the course and the format's version.
+The site's build hands these names to the home page (website/mywork.py), which
+writes the same zip itself (website/extension/src/mywork/work.ts). It is
 built only when asked (a button), never while a notebook is being saved, so no
 notebook ever stores a copy of the others.
 """
 
 import base64
 import io
+import json
 import os
 import sys
 import zipfile
@@ -19,9 +25,13 @@ from .. import progress
 from ..render.html import esc
 from .base import Base, button, controls
 
-__all__ = ["DownloadWork", "work_root", "work_zip", "ZIP_NAME"]
+__all__ = ["DownloadWork", "work_root", "work_zip", "ZIP_NAME", "COURSE", "FORMAT", "MANIFEST"]
 
 ZIP_NAME = "agent-team-work.zip"
+COURSE = "agent-team"               # every zip's manifest names it: another course's zip is refused
+COURSE_TITLE = "A Team of Agents: Plan, Code, Review, Test"
+FORMAT = 1                          # the zip format's version: a site reads the versions up to its own
+MANIFEST = "agent-team-work.json"   # {"course", "format", "files"}
 DRIVE = "/drive"                    # where JupyterLite's kernel mounts the browser's files
 SKIP = {".ipynb_checkpoints", "solutions"}   # not the learner's work
 LINK_LIMIT = 1_500_000              # bytes: browsers refuse longer data: links
@@ -35,17 +45,23 @@ def work_root():
 
 
 def work_zip(root):
-    """``(zip bytes, [names])``: every notebook under ``root`` (not solutions or checkpoints), and the progress file."""
+    """``(zip bytes, [names])``: every notebook under ``root`` (not solutions or checkpoints), the
+    progress file, and the manifest (not in ``names``)."""
     root = Path(root)
     names, buffer = [], io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        files = []
         for path in sorted(root.rglob("*")):
             rel = path.relative_to(root)
             if SKIP & set(rel.parts) or not path.is_file():
                 continue
-            if path.suffix == ".ipynb" or path.name == progress.FILENAME:
-                archive.writestr(rel.as_posix(), path.read_bytes())
-                names.append(rel.as_posix())
+            if path.suffix == ".ipynb" or rel.as_posix() == progress.FILENAME:
+                files.append((rel.as_posix(), path.read_bytes()))
+        manifest = {"course": COURSE, "format": FORMAT, "files": [name for name, _ in files]}
+        archive.writestr(MANIFEST, json.dumps(manifest, indent=1) + "\n")
+        for name, data in files:
+            archive.writestr(name, data)
+            names.append(name)
     return buffer.getvalue(), names
 
 

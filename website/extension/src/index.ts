@@ -14,6 +14,7 @@ import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
 import { openedUnchanged, savedWidgets } from './notebooks';
+import { newerPublished } from './survive';
 import { startEarly } from './worker';
 
 const ID = '@agent-team/site-extension:kernel';
@@ -132,4 +133,4 @@ const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
   },
 };
 
-export default [kernel, serviceWorker, savedWidgets, openedUnchanged];
+export default [kernel, serviceWorker, savedWidgets, openedUnchanged, newerPublished];

@@ -11,7 +11,7 @@ import { learnersPart } from './unchanged';
 import { WidgetMemory } from './widget-state';
 
 /** The part of JupyterLab's notebook model used here. */
-interface INotebookModel {
+export interface INotebookModel {
   dirty: boolean;
   readonly stateChanged: ISignal<any, { name: string; newValue: any }>;
   readonly metadataChanged: ISignal<any, { key: string; newValue?: any }>;
@@ -20,13 +20,13 @@ interface INotebookModel {
   toJSON(): any;
 }
 
-type Context = DocumentRegistry.IContext<DocumentRegistry.IModel>;
+export type Context = DocumentRegistry.IContext<DocumentRegistry.IModel>;
 
 /** A plugin that calls `onOpen` with each notebook's context and model. */
-function onEveryNotebook(
+export function onEveryNotebook(
   id: string,
   description: string,
-  onOpen: (context: Context, model: INotebookModel) => void,
+  onOpen: (context: Context, model: INotebookModel, app: JupyterFrontEnd) => void,
 ): JupyterFrontEndPlugin<void> {
   return {
     id,
@@ -38,7 +38,7 @@ function onEveryNotebook(
         createNew: (_: unknown, context: Context) => {
           if (!seen.has(context)) {
             seen.add(context);
-            onOpen(context, context.model as unknown as INotebookModel);
+            onOpen(context, context.model as unknown as INotebookModel, app);
           }
         },
       });

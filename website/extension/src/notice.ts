@@ -7,7 +7,13 @@
 
 const BAR = 'agent-team-notices';
 
-export function notice(text: string, level: 'warning' | 'error' = 'warning'): void {
+/** A choice offered with a line: `run` does it and returns what the line says afterwards. */
+export interface INoticeAction {
+  label: string;
+  run: () => Promise<string>;
+}
+
+export function notice(text: string, level: 'warning' | 'error' = 'warning', actions: INoticeAction[] = []): void {
   console.warn(`agent_team: ${text}`);
   const show = () => {
     let bar = document.getElementById(BAR);
@@ -35,7 +41,25 @@ export function notice(text: string, level: 'warning' | 'error' = 'warning'): vo
     close.setAttribute('aria-label', 'Close this message');
     close.style.cssText = 'margin:0 8px;border:0;background:none;font:18px sans-serif;cursor:pointer;';
     close.addEventListener('click', () => row.remove());
-    row.append(line, close);
+    const buttons = actions.map(({ label, run }) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = label;
+      button.className = 'agent-team-notice-action';
+      button.style.cssText = 'margin:2px 4px;font:13px sans-serif;cursor:pointer;';
+      button.addEventListener('click', async () => {
+        buttons.forEach((b) => (b.disabled = true));
+        try {
+          line.textContent = await run();
+          buttons.forEach((b) => b.remove());
+        } catch (error) {
+          line.textContent = `${text} (That did not work: ${error instanceof Error ? error.message : error}.)`;
+          buttons.forEach((b) => (b.disabled = false));
+        }
+      });
+      return button;
+    });
+    row.append(line, ...buttons, close);
     bar.appendChild(row);
   };
   if (typeof document === 'undefined') {
