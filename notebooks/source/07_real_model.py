@@ -18,8 +18,8 @@
 # size, its settings, the server and the date. A reply that no model wrote is marked
 # **scripted**. If you connect a model, the cells marked *live* run your model too.
 #
-# About 50 minutes for a careful first pass (some 11 of them reading prose, the rest reading code and
-# what it shows), plus exercise 7.1 and whatever your own model takes to answer.
+# About {{minutes}} minutes for a careful first pass, exercise 7.1 included, plus whatever your own
+# model takes to answer.
 #
 # **Words this part uses**
 #

@@ -25,7 +25,7 @@
 # Frameworks change quickly: read each statement as "what the linked page said for that version",
 # and check the current page before relying on one.
 #
-# About 30 minutes of reading, with a few cells to run at the end. The ideas we follow are the
+# About {{minutes}} minutes of reading, with a few cells to run at the end. The ideas we follow are the
 # seven of the course's supervisor, plus one that every framework handles differently:
 #
 # | idea | in this course |
