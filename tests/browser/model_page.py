@@ -62,6 +62,17 @@ def check_cross_origin(page, faults):
     assert out == "timeout True\n", out
 
 
+def check_real_model(page, url):
+    """One coder turn on the real model's server (tests/llama.py), cross-origin: a reply that parses."""
+    out = run(page, "from agent_team.models import openai_chat\n"
+                    f"model = openai_chat({url + '/v1'!r}, 'smollm2', max_tokens=120)\n"
+                    "view = make_view('coder', GOAL, initial_repo(), [])\n"
+                    "out = llm_policy('coder', model, retries=0, seconds=170)(GOAL, view)\n"
+                    "a = out['attempts'][0]\n"
+                    "print(a['failure'], a['error'], a['usage']['completion_tokens'] > 0)", timeout=200)
+    assert out == "None None True\n", out
+
+
 def check_runner(page, faults):
     """With a key in the kernel the team's code is tested in the runner worker (made in one cell,
     used in the next): it has no network API, no drive, no key, a memory cap and a time limit."""
@@ -91,6 +102,60 @@ def check_runner(page, faults):
     out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
                     "except RuntimeError as err:\n    print(err)")
     assert out.startswith("it was stopped after 2"), out
+
+
+def check_first_run_at_once(page, faults, times=5):
+    """The cell after the one that made a keyed model asks the runner at once, `times` times over,
+    each with a fresh runner: every first boot answers (issue 22: in Chromium 6 of 8 such first
+    boots never answered, the nested worker not started while the kernel's thread was blocked).
+    Both cells are sent together, as "run all" sends them, so the kernel goes from one to the
+    next with no pause of the test's own in between."""
+    run(page, "from agent_team.models import worker_runner\nworker_runner.BOOT_SECONDS = 30")
+    # the model starts the runner only the first time (oracle.run_elsewhere is set once): a fresh
+    # runner each time, started in this cell as the model's first start is
+    make = (f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+            "worker_runner._stop()\nworker_runner.start()")
+    ask = "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))"
+    answers = [page.evaluate(JS_EXECUTE_AT_ONCE, [[make, ask], 120]) for _ in range(times)]
+    assert answers == [[{"status": "ok", "out": ""}, {"status": "ok", "out": "42\n"}]] * times, answers
+
+
+# A runner that takes its boot message (and says so) but never answers it.
+SILENT = "self.onmessage = (e) => Atomics.store(new Int32Array(e.data.sab, 0, 3), 2, 1);"
+
+
+def check_boot_bounded(page):
+    """A runner whose boot never answers is ended within its limit, and the oracle's report says so
+    in words (the team's attempt fails; nothing waits for good)."""
+    out = run(page, "from agent_team import oracle\nfrom agent_team.models import worker_runner\n"
+                    f"real, worker_runner._WORKER = worker_runner._WORKER, {SILENT!r}\n"
+                    "worker_runner.BOOT_SECONDS, started = 3, time.monotonic()\n"
+                    "worker_runner._stop()\n"
+                    "try:\n"
+                    "    report = oracle.run_tests({'src/fizzbuzz.py': 'def fizzbuzz(n):\\n    return str(n)'})\n"
+                    "finally:\n"
+                    "    worker_runner._WORKER, worker_runner.BOOT_SECONDS = real, 60.0\n"
+                    "print(report['errors'][0], '|', time.monotonic() - started < 10, worker_runner._runner)")
+    assert out == "the isolated runner failed: it did not start within 3 s (no answer) | True {}\n", out
+
+
+# Sends every cell of `[codes, seconds]` at once (JupyterLab's "run all" queues them so) and
+# returns each one's {status, out} once all have answered.
+JS_EXECUTE_AT_ONCE = """async ([codes, seconds]) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const send = (code) => {
+    let out = '';
+    const future = kernel.requestExecute({code});
+    future.onIOPub = (msg) => {
+      if (msg.header.msg_type === 'stream') out += msg.content.text;
+      if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+    };
+    const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
+    return Promise.race([future.done, timeout]).then((reply) =>
+      ({status: reply ? reply.content.status : `no reply within ${seconds} s`, out}));
+  };
+  return Promise.all(codes.map(send));
+}"""
 
 
 JS_WRITE_CELLS = """(sources) => {

@@ -6,11 +6,13 @@ key, preflighted. Checked: a reply parses with its token counts; a server that s
 is reported as a CORS refusal in words (not a crash); a slow server is cut off by the request's own
 timeout (the worker's synchronous XMLHttpRequest, which no trace hook could stop) within the
 caller's limit; with a key in the kernel, model-written code runs only in the runner worker (no
-key, no network, a time limit, a memory cap), and a team run in the very cell that made the model
-runs no code and says why; the key typed into the password box is in no stored byte after save and
-reload, in no file of the "download my work" zip, and in nothing agent-team-grade writes about that
-zip. The first three run in Firefox too, and so does the runner worker (model_page.py holds the
-cells and the checks both engines share).
+key, no network, a time limit, a memory cap), whose first boot answers even when the next cell
+asks for it at once (issue 22) and whose silent boot is ended within its limit; a team run in the
+very cell that made the model has its code tested there (and, where the kernel cannot yield,
+runs no code and says why); the key typed into the password box is in no stored byte after save
+and reload, in no file of the "download my work" zip, and in nothing agent-team-grade writes
+about that zip. Firefox runs the cross-origin calls, the real model's, the runner worker and the
+first run at once too (model_page.py holds the cells and the checks both engines share).
 """
 
 import os
@@ -22,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from model_page import JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_cross_origin, check_runner, prepare, run
+from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_boot_bounded, check_cross_origin,
+                        check_first_run_at_once, check_real_model, check_runner, prepare, run)
 
 from website import driver, engines
 
@@ -79,8 +82,9 @@ def firefox(site_url, faults):
     page.set_default_timeout(150_000)  # one evaluate may wait for a cell's 120 s
     try:
         prepare(page, site_url, faults.url, timeout=180)
+        page.servers = [faults.url]  # the model servers it may call (a test adds the real model's)
         yield page
-        assert [u for u in page.foreign_requests() if not u.startswith(faults.url + "/")] == []
+        assert [u for u in page.foreign_requests() if not u.startswith(tuple(o + "/" for o in page.servers))] == []
     finally:
         page.close()
 
@@ -96,25 +100,30 @@ def test_cross_origin_calls_from_the_kernel_in_firefox(firefox, faults):
 
 
 def test_the_kernel_calls_the_real_model_server_cross_origin(real_model, page):
-    out = run(page, "from agent_team.models import openai_chat\n"
-                    f"model = openai_chat({real_model + '/v1'!r}, 'smollm2', max_tokens=120)\n"
-                    "view = make_view('coder', GOAL, initial_repo(), [])\n"
-                    "out = llm_policy('coder', model, retries=0, seconds=170)(GOAL, view)\n"
-                    "a = out['attempts'][0]\n"
-                    "print(a['failure'], a['error'], a['usage']['completion_tokens'] > 0)", timeout=200)
-    assert out == "None None True\n", out
+    check_real_model(page, real_model)
 
 
-def test_a_team_run_in_the_cell_that_made_a_keyed_model_runs_no_code_and_says_why(page, faults):
-    out = run(page, "from agent_team.supervisor import supervise\n"
-                    f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
-                    "team = {r: llm_policy(r, model, retries=0, seconds=10)\n"
-                    "        for r in ('planner', 'coder', 'reviewer')}\n"
-                    "result = supervise(max_rounds=1, seconds=30, **team)\n"
-                    "print(result.status, result.tests['errors'][0])\n"
-                    f"import json; print({KEY[-12:]!r} in json.dumps(result.trace))")
-    assert out == ("budget the isolated runner failed: it starts when this cell ends (a browser runs a new worker "
-                   "only then): make the model in one cell and run the team in the next\nFalse\n"), out
+def test_the_kernel_calls_the_real_model_server_cross_origin_in_firefox(real_model, firefox):
+    firefox.servers.append(real_model)
+    check_real_model(firefox, real_model)
+
+
+def test_a_team_run_in_the_cell_that_made_a_keyed_model_runs_its_code_in_the_runner(page, faults):
+    """The kernel lets its event loop run while the runner boots (JSPI), so the cell that made the
+    model may run the team at once; a kernel that cannot (no JSPI) runs no code there and says why."""
+    team = ("from agent_team.supervisor import supervise\n"
+            "from agent_team.models import worker_runner\n"
+            f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+            "team = {r: llm_policy(r, model, retries=0, seconds=10)\n"
+            "        for r in ('planner', 'coder', 'reviewer')}\n"
+            "result = supervise(max_rounds=1, seconds=60, **team)\n"
+            "print(result.status, result.tests['passed'], result.tests['errors'][:1])\n"
+            f"import json; print({KEY[-12:]!r} in json.dumps(result.trace))")
+    assert run(page, team, timeout=120) == "pass 4 []\nFalse\n"
+    no_jspi = "worker_runner._can_yield = lambda: False\nworker_runner._stop()\nworker_runner.start()\n"
+    out = run(page, no_jspi + team.replace("seconds=60", "seconds=30"), timeout=120)
+    assert out == ("budget 0 ['the isolated runner failed: it starts when this cell ends (a browser runs a new "
+                   "worker only then): make the model in one cell and run the team in the next']\nFalse\n"), out
 
 
 def test_the_key_is_in_no_stored_byte_the_zip_or_the_graders_output(page, faults, site_url, tmp_path):
@@ -185,3 +194,12 @@ def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network(page, fa
 
 def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network_in_firefox(firefox, faults):
     check_runner(firefox, faults)
+
+
+def test_the_runner_answers_a_first_run_asked_at_once_every_time_in_firefox(firefox, faults):
+    check_first_run_at_once(firefox, faults, times=3)
+
+
+def test_the_runner_answers_a_first_run_asked_at_once_every_time_and_a_silent_boot_is_ended(page, faults):
+    check_first_run_at_once(page, faults)
+    check_boot_bounded(page)

@@ -13,12 +13,18 @@ Its memory is capped (``MEMORY_MB``): Pyodide grows its heap through ``WebAssemb
 and cannot be put back (not writable, not configurable); a refused growth is a failed ``malloc``,
 so the code gets a ``MemoryError`` instead of taking up to the 4 GB a 32-bit heap may have.
 
-One browser fact shapes its use: a worker started by the kernel's worker does not run until the
-kernel yields, i.e. until the running cell ends. So the runner starts when a model holding a key
-is made, and a team run in that same cell is refused with that reason: make the model in one
-cell, run the team in the next.
+One browser fact shapes its use: a worker started by the kernel's worker does not start until the
+kernel's own event loop runs (Chromium starts a nested worker through tasks on its parent's
+thread). A kernel blocked in ``Atomics.wait`` never runs them: a cell that waited for the first
+boot at once, before those tasks had run, waited its whole limit for a worker that had not even
+started (6 of 8 probes, issue 22). So the first boot is awaited with the kernel's event loop
+running (``pyodide.ffi.run_sync``, JSPI: Chromium and Firefox), in any cell, the one that made
+the model included. Where the kernel cannot yield (no JSPI), the runner boots only once the
+running cell ends: a team run in the cell that made the model is refused with that reason (make
+the model in one cell, run the team in the next), and the boot in a later cell is awaited blocked.
 """
 
+import asyncio
 import json
 import os
 import time
@@ -29,6 +35,7 @@ SECONDS = 10.0       # one run, read at call time
 MEMORY_MB = 512      # the runner's whole heap (Pyodide itself takes about 100 MB), read when it starts
 BOOT_SECONDS = 60.0  # the first boot in a later cell may still be under way
 REPLY_BYTES = 1 << 20
+HEADER = 12          # three Int32: reply ready, reply length, boot message received
 
 _WORKER = r"""
 let py = null, state = null, bytes = null;
@@ -45,8 +52,9 @@ self.onmessage = async (event) => {
   const m = event.data;
   try {
     if (m.type === "boot") {
-      state = new Int32Array(m.sab, 0, 2);
-      bytes = new Uint8Array(m.sab, 8);
+      state = new Int32Array(m.sab, 0, 3);
+      bytes = new Uint8Array(m.sab, 12);
+      Atomics.store(state, 2, 1);  // started: what the kernel looks at to tell a slow boot from none
       const grow = WebAssembly.Memory.prototype.grow, cap = m.memoryMB * 1048576;
       Object.defineProperty(WebAssembly.Memory.prototype, "grow", {writable: false, configurable: false,
         value: function (pages) {
@@ -121,8 +129,8 @@ def start():
 
     blob = js.Blob.new(to_js([_WORKER]), to_js({"type": "text/javascript"}))
     worker = js.Worker.new(js.URL.createObjectURL(blob), to_js({"type": "module"}))
-    sab = js.SharedArrayBuffer.new(8 + REPLY_BYTES)
-    _runner.update(worker=worker, sab=sab, state=js.Int32Array.new(sab, 0, 2), started_in=_cell(), booted=False)
+    sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
+    _runner.update(worker=worker, sab=sab, state=js.Int32Array.new(sab, 0, 3), started_in=_cell(), booted=False)
     worker.postMessage(to_js({"type": "boot", "sab": sab, "indexURL": pyodide_js._api.config.indexURL,
                               "files": _sources(), "memoryMB": MEMORY_MB}))
 
@@ -140,22 +148,45 @@ def _wait(seconds):
     state = _runner["state"]
     if js.Atomics.wait(state, 0, 0, int(seconds * 1000)) == "timed-out":
         return None
-    text = bytes(js.Uint8Array.new(_runner["sab"], 8, state[1]).to_py()).decode("utf-8")
+    text = bytes(js.Uint8Array.new(_runner["sab"], HEADER, state[1]).to_py()).decode("utf-8")
     js.Atomics.store(state, 0, 0)
     return json.loads(text)
+
+
+def _can_yield():
+    """Whether this cell can let the kernel's event loop run while it waits (JSPI)."""
+    try:
+        from pyodide.ffi import can_run_sync
+    except ImportError:
+        return False
+    return can_run_sync()
+
+
+def _wait_yielding(seconds):
+    """The worker's first reply, as `_wait`, but with the kernel's event loop running meanwhile,
+    so that the browser can start the nested worker at all."""
+    from pyodide.ffi import run_sync
+
+    deadline = time.monotonic() + seconds
+    while _runner["state"][0] == 0 and time.monotonic() < deadline:
+        run_sync(asyncio.sleep(0.02))
+    return _wait(0)
 
 
 def _ask(message, seconds):
     if _runner.get("worker") is None:
         start()
     if not _runner["booted"]:
-        if _runner["started_in"] is not None and _runner["started_in"] == _cell():
+        yields = _can_yield()
+        if not yields and _runner["started_in"] is not None and _runner["started_in"] == _cell():
             raise RuntimeError("it starts when this cell ends (a browser runs a new worker only then): "
                                "make the model in one cell and run the team in the next")
-        booted = _wait(BOOT_SECONDS)
+        booted = _wait_yielding(BOOT_SECONDS) if yields else _wait(BOOT_SECONDS)
         if not booted or "booted" not in booted:
+            started = _runner["state"][2] == 1
             _stop()
-            raise RuntimeError(f"it did not start ({(booted or {}).get('error', 'no answer')})")
+            why = (booted or {}).get("error") or ("no answer" if started else "the worker never started")
+            raise RuntimeError(f"it did not start within {BOOT_SECONDS:g} s ({why})")
         _runner["booted"] = True
     _, to_js = _js()
     _runner["worker"].postMessage(to_js(message))

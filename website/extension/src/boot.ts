@@ -49,8 +49,27 @@ self.addEventListener('message', (event: MessageEvent) => {
   );
 });
 
-// The kernel imports these again later: then a no-op.
-const IMPORTS = 'import piplite.piplite\nimport pyodide_kernel';
+// The kernel imports these again later: then a no-op. Then IPython's traceback of an interrupted
+// cell is made deaf to SIGINT while it is written: Kernel -> Interrupt sends SIGINT again a second
+// later while the cell has not replied (kernel.ts), and one that lands while a slow engine (WebKit
+// under load) is still formatting the first KeyboardInterrupt's traceback interrupted that, so the
+// cell replied "ok" and the learner was not told (reproduced in Chromium with a traceback slowed to
+// 2.5 s). Python ignores a SIGINT whose handler is SIG_IGN (PyErr_SetInterruptEx), which Pyodide's
+// interrupt buffer raises. Before the snapshot is taken, so a restored kernel has it too.
+const IMPORTS = `import piplite.piplite
+import pyodide_kernel
+import signal as _signal
+from IPython.core.interactiveshell import InteractiveShell as _Shell
+def _deaf(show, signal=_signal):
+    def showtraceback(*args, **kwargs):
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return show(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, before)
+    return showtraceback
+_Shell.showtraceback = _deaf(_Shell.showtraceback)
+del _signal, _Shell, _deaf`;
 
 async function start(boot: IBootMessage, times: Record<string, number>): Promise<any> {
   // Both at once: the key's request is not to delay Pyodide's start.
