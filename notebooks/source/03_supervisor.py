@@ -84,10 +84,10 @@ print(machine_text(MACHINE))
 #    Why: there is always one more change a reviewer could ask for, so a reviewer allowed to veto
 #    green tests could keep the team busy until the budget is gone, and an endless review drains
 #    the budget whether or not anyone meant harm. If style matters to you, put a style check in the
-#    oracle, where it is explicit. Red tests start the next round, or end the run with status
-#    `budget` when no round is left.
+#    oracle, where it is explicit. Red tests start the next round while one is left (what the
+#    drawing does after the last one, you predict just below).
 # 5. **`max_rounds` counts coder turns.** Coder turns are the costly ones and the only ones that
-#    change the code. Planner and reviewer turns come along with them for free.
+#    change the code. Planner and reviewer turns come along with them, outside the count.
 # 6. **One role at a time.** Each role's view is built from the repo the previous role left.
 #    Waiting for the previous role is deliberate: it is what makes every run replayable, step by
 #    step.
@@ -383,25 +383,26 @@ for budget in (0, 1, 2, 4):
 from agent_team.widgets import Quiz
 
 Quiz(
-    "Why does `max_rounds` count coder turns rather than every turn of every role?",
+    "Your reviewer becomes a real model that costs as much per call as the coder. With "
+    "`max_rounds=3` and a coder that never gets the tests green (the planner writes its plan at "
+    "once), how many role turns can the run make at most?",
     [
-        "Coder turns are the costly ones, and the only ones that change the code",
-        "The planner and the reviewer cannot make mistakes, so their turns need no cap",
-        "The oracle runs inside the coder's turn, so each coder turn is one test run",
-        "Planner and reviewer turns never write to the repo, so they cost nothing at all",
+        "3: the budget caps every turn of every role, the planner's and the reviewer's too",
+        "4: three coder turns, plus the planner's one turn before round 1",
+        "9: three rounds, each of them a planner turn, a coder turn and a review",
+        "7: the planner's one, three coder turns, and a review of each test run",
     ],
-    0,
-    "Coder turns produce the biggest outputs and are the only turns that change the source, so "
-    "'how many attempts at the code' is the number worth capping. Planner and reviewer turns ride "
-    "along with them.",
+    3,
+    "The budget caps coder turns only. The planner plans once before round 1 (a plan exists, so it "
+    "is not asked again), and every test run is reviewed, the last one too. So a run can make "
+    "2 * max_rounds + 1 model calls: when reviews cost as much as code, budget money for that, "
+    "not for max_rounds calls.",
     explanations=[
+        "Only coder turns are counted (rule 5); the planner's turn and the reviews come on top.",
+        "Every test run is reviewed, the last round's too: the one-round run above ends "
+        "TEST -> REVIEW -> STOP_FAIL.",
+        "The planner is asked again only while PLAN.md is empty (rule 1); here it wrote its plan at once.",
         None,
-        "They do make mistakes: part 4 injects a planner that writes code and a reviewer that never "
-        "approves. Their turns are simply not what the budget measures.",
-        "The supervisor runs the oracle after the coder's turn, never inside it, so the coder cannot "
-        "touch the measurement.",
-        "Both write files: the planner PLAN.md, the reviewer REVIEW.json. What they never change is the "
-        "source, and attempts at the source are what the budget counts.",
     ],
 )
 
