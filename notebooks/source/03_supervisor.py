@@ -439,23 +439,23 @@ assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"
 
 # %% tags=["quiz"]
 Quiz(
-    "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
+    "You want no line of the code over 80 characters, and your reviewer model checks that well. "
+    "Where must the rule live so that no run ends with pass while breaking it?",
     [
-        "Once tests exist, a reviewer's opinion adds nothing, so its verdict is never even read",
-        "REVIEW.json has no room for notes on a green run, so the verdict cannot be stored",
-        "The planner already signed off on the plan, and a planner's word outranks a reviewer's",
-        "Green tests are the stop; a veto on them could stall the run until the budget is spent",
+        "In the reviewer: its request_changes on green tests then holds the run back",
+        "In PLAN.md: the coder reads the plan each turn and keeps to what it says",
+        "In max_rounds: more rounds give the reviewer the time to get it fixed",
+        "In the oracle: a test of line lengths, run every round with the others",
     ],
     3,
-    "Stopping is decided by evidence, and green tests are that evidence. A reviewer can always think "
-    "of one more change; if its veto outranked the tests, a run could stall on taste until the "
-    "budget was gone. A rule that really matters belongs in the oracle, checked every round.",
+    "Green tests stop the run whatever the reviewer says, so a rule that must hold has to make the "
+    "tests red when it is broken. In the oracle it is checked every round, the same way each time, "
+    "and no reviewer's veto is needed (the veto that could stall a run until the budget is gone).",
     explanations=[
-        "The verdict is read and written into the trace, with the override beside it. Reviewers are "
-        "often right; the question is who decides when to stop, not who is right.",
-        "REVIEW.json stores notes without trouble (look at the picky reviewer's). Storage has nothing "
-        "to do with it.",
-        "The planner never approves anything: it writes PLAN.md and that is all. Approval is not its job.",
+        "On green tests the reviewer's request_changes is overridden, as the picky reviewer's run "
+        "shows: the run ends with pass and the long lines stay.",
+        "A plan is advice to the coder, and nothing checks that the code follows it.",
+        "More rounds change nothing: the run stops at the first green tests, long lines or not.",
         None,
     ],
 )
@@ -654,23 +654,23 @@ RoundStepper((code, log))
 
 # %% tags=["quiz"]
 Quiz(
-    "In round 3 of the worked example, what feedback does the coder receive?",
+    "Change the worked example: in round 2 the reviewer rejects v2 with 'REJECT: too long'. What "
+    "feedback does the coder get in round 3?",
     [
-        "'' (empty), because round 2's code was approved by the reviewer",
-        "'review: REJECT: no error handling', the reviewer's last objection",
-        "'test: FAIL: test_empty', the result of round 2's test run",
-        "'review: APPROVE', the reviewer's verdict on round 2's code",
+        "'review: REJECT: too long', and in round 2 the tester never ran",
+        "'test: FAIL: test_empty', since the tester runs after every coder turn",
+        "both rejections, 'no error handling' and 'too long', one after the other",
+        "'' (empty), because a second rejection in a row starts the feedback afresh",
     ],
-    2,
-    "The coder always gets the latest feedback, and the latest thing that went wrong, in round 2, was "
-    "the test.",
+    0,
+    "A rejection ends the round before the tester runs, and the feedback is the latest thing that "
+    "went wrong, prefixed by who said it: here the reviewer, in round 2.",
     explanations=[
-        "An approving review never touches the feedback: it only lets the tester run. And the tester "
-        "then failed, which did set the feedback.",
-        "That was round 1's feedback. The test failure of round 2 replaced it: only the latest counts.",
         None,
-        "An approval never becomes feedback; only a rejection (prefixed 'review: ') or a failed test "
-        "(prefixed 'test: ') does.",
+        "The tester runs only on approved code: a rejected round ends at the review (round 1 of the "
+        "worked example shows it).",
+        "The feedback is one text, the latest: round 2's rejection replaces round 1's.",
+        "Nothing empties the feedback once it is set; the coder always gets the latest objection.",
     ],
 )
 
