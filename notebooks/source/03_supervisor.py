@@ -188,14 +188,16 @@ assert pairs[-1] == ("REVIEW", "STOP_OK")
 print(f"{len(pairs)} transitions, every one an edge of the machine")
 
 # %% [markdown]
-# ## 2. The trace: every decision, written down
+# ## 2. The trace: every decision, written down, and who makes it
 #
 # The supervisor appends one event per thing that happens. Every event has a `type`, the `round`
 # it belongs to and the `state` the machine was in; most also carry a `decision`: what the
 # supervisor does next, in words. The other fields depend on the type. One module,
 # `agent_team.trace`, defines them all (`FIELDS` says what each field means, `KINDS` which kind has
 # which), and its readers find events: `of_kind(trace, "tests")`, `turns(trace, "coder")`,
-# `last(trace, "stop")`, `oracle_reports(trace)`.
+# `last(trace, "stop")`, `oracle_reports(trace)`. Once you can read a trace, the section's last
+# two parts use it to show who makes each decision in it: the supervisor, from facts it measured
+# itself, never a role's reasoning (it is not ReAct) and never a role's own test run.
 
 # %%
 from agent_team.trace import of_kind
