@@ -188,6 +188,8 @@ def build(selected=()):
                     cell.outputs, cell.execution_count = [], None
                 elif "outputs" in cell:
                     cell.outputs = joined_streams(cell.outputs)
+            if path.parent == LEARNER:
+                learner_form.unnumbered(node.cells)
         # The worked solutions hold every output a learner reads once each cell has run.
         with_minutes(built.values(), part_times.measured(built[SOLUTIONS / (src.stem + ".ipynb")]))
         for path, node in built.items():

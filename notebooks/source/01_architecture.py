@@ -19,10 +19,12 @@
 # the oracle yourself (**Exercise 1.1**).
 #
 # About {{minutes}} minutes for a careful first pass. Run the cells
-# from top to bottom; each one prints or checks something.
+# from top to bottom; each one prints or checks something. Until you do, nothing has run in your
+# browser: every cell shows `[ ]`, and the tables and drawings under them are stored with the
+# notebook, from a run made when the course was built.
 #
-# The course grew from a handful of design notes, and they do not always agree with each other.
-# Where they differ, a box headed **A choice we made** says which way we went and why.
+# A team like this can be built more than one way. Where we picked one way over another that works
+# too, a box headed **A choice we made** names the other way, what we do instead, and why.
 
 # %% [markdown]
 # ## The words of this course
@@ -209,11 +211,11 @@ print("old PLAN.md:", repr(repo[PLAN_PATH]))
 assert error is None and after is not repo and repo[PLAN_PATH] == ""
 
 # %% [markdown]
-# <details><summary><b>A choice we made: the coder may write one file, not a folder</b> (a design
-# note: open it to see why)</summary>
+# <details><summary><b>A choice we made: the coder may write one file, not a folder</b>
+# (the other way, and why not: open it)</summary>
 #
-# > One of the design notes lets
-# > the coder write `src/*.py`, any Python file under `src/`. Our allowlist holds exactly
+# > The other way: let the
+# > coder write `src/*.py`, any Python file under `src/`. Our allowlist holds exactly
 # > `src/fizzbuzz.py`. The task needs one file, so a wider allowlist gains nothing and costs two
 # > things: a coder could put code in new files that no test imports and no reviewer is shown, and a
 # > pattern needs matching rules (does `src/../tests/x.py` fit `src/*.py`?) where a set of exact

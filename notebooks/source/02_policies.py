@@ -83,14 +83,16 @@ for bad in ["I have finished the plan.", {"role": "coder", "patches": []}]:
 # `make_view(role, goal, repo, trace)`, exactly as the supervisor does.
 #
 # <details><summary><b>A choice we made: a policy gets a view, not the repo and the trace</b>
-# (a design note: open it to see why)</summary>
+# (the other way, and why not: open it)</summary>
 #
-# > One design note writes
+# > The other way: write
 # > every policy as `policy(goal, repo, trace)`, which would let each role read every file and every
-# > event. We pass `policy(goal, view)` instead. The view is then the *only* way information reaches
-# > a role, so what a role can know is decided in one place (`VIEW_FIELDS`), and no role can read
-# > another's thoughts by accident. The notes themselves ask for narrow views; this signature makes
-# > narrow views the only option.
+# > event, and trust each one to look only at what it needs. We pass `policy(goal, view)` instead.
+# > The view is then the *only* way information reaches a role, so what a role can know is decided
+# > in one place (`VIEW_FIELDS`), and no role can read another's thoughts by accident: narrow views
+# > are not a habit to keep but the only option. Each role gets its own copy of its view, built
+# > afresh for that turn, so a policy that changes its view (appends to `past_verdicts`, say)
+# > changes nothing the supervisor or another role reads.
 #
 # </details>
 
@@ -196,11 +198,11 @@ for text in ['{"verdict": "approve", "notes": "tests green"}', "LGTM!", '{"verdi
 
 # %% [markdown]
 # <details><summary><b>A choice we made: <code>REVIEW.json</code> holds the latest verdict only</b>
-# (a design note: open it to see why)</summary>
+# (the other way, and why not: open it)</summary>
 #
-# > The design notes start the
-# > file as `[]`, an empty list of comments, but their reviewer writes a single verdict object. We
-# > keep both facts and make the rule explicit: `[]` means *no review yet*, and every reviewer turn
+# > The other way: keep
+# > `REVIEW.json` as a list that grows by one verdict per review. It does start as `[]`, an empty
+# > list, but a reviewer writes a single verdict object into it, and we make the rule explicit: `[]` means *no review yet*, and every reviewer turn
 # > replaces the whole file (patches are full-file writes) with its newest verdict. The history of
 # > verdicts lives in the supervisor's trace, which is where the reviewer's own `past_verdicts`
 # > come from. One file, one verdict: the supervisor never has to guess which entry is current.
@@ -290,12 +292,12 @@ show_table(["field", *roles],
            label="which role sees which field")
 
 # %% [markdown]
-# <details><summary><b>A choice we made: the planner does not see the source</b> (a design note:
-# open it to see why)</summary>
+# <details><summary><b>A choice we made: the planner does not see the source</b>
+# (the other way, and why not: open it)</summary>
 #
-# > One design note lets the planner
-# > read `src/`, and lets the coder and the reviewer read everything; another lists a few fields
-# > per role. We follow the second. The planner's job is to turn the goal and the spec into steps,
+# > The other way: let the planner
+# > read `src/`, and let the coder and the reviewer read everything. We give each role a few
+# > fields instead (the table above). The planner's job is to turn the goal and the spec into steps,
 # > and code is the one thing it could only be tempted to copy. The coder and the reviewer get what
 # > their next move needs and no more, for the reasons under "Why keep views narrow?" below.
 #
@@ -428,17 +430,24 @@ for i, event in enumerate(run.trace):
 # and past a limit it stops repeating itself and **escalates**, a message that a person should
 # look. On green tests there is nothing to count: it approves, however plain the plan or the code.
 #
-# <details><summary><b>A choice we made: escalate after 3 requests, not 2</b> (a design
-# note: open it to see why)</summary>
+# <details><summary><b>A choice we made: escalate after 3 requests, not 2</b>
+# (the other way, and why not: open it)</summary>
 #
-# > The design notes disagree: one lets the
-# > reviewer nit twice and then has the supervisor run the tests anyway; the other escalates after
-# > three requests on red tests. We use **3** everywhere (here, in the grader and in the package).
-# > The limit of 2 was there to make sure the tests still ran despite a nitpicking reviewer; our
+# > The other way: let the
+# > reviewer nit twice and then have the supervisor run the tests anyway. We escalate after
+# > three requests on red tests, and use **3** everywhere (here, in the grader and in the package).
+# > A limit of 2 would be there to make sure the tests still ran despite a nitpicking reviewer; our
 # > supervisor runs them after **every** coder turn, so that job is already done. What is left for
 # > the counter is deciding when to call a person. A healthy coder needs one request; three
 # > requests, counted over the whole run (not only in a row), mean three reviewed attempts failed, a
 # > pattern rather than bad luck, while a slow but improving coder still has room to finish.
+# >
+# > A count and a streak differ only in a run where an approval is followed by another request.
+# > Your reviewer and this supervisor never make one (the reviewer approves only green tests, and
+# > green tests end the run), but a reviewer that approves a patch the tests still fail does: a
+# > model satisfied too early, say. Its `past_verdicts` then read `request_changes`, `approve`,
+# > `request_changes`, ..., and the count, not the streak since the approval, says how many
+# > reviewed attempts failed. The grader sends views with such histories.
 #
 # </details>
 #
@@ -552,23 +561,23 @@ if stuck is not None:
 
 # %%
 Quiz(
-    "The tests are green, but PLAN.md is just two short lines. What should the reviewer write?",
-    ["request_changes: ask the coder for a cleaner rewrite before the run may end",
-     "request_changes, plus a patch that empties PLAN.md so the planner has to start over from scratch",
-     "approve: the tests are green, and the plan's length is not something the oracle checks",
-     "a patch to src/fizzbuzz.py that adds comments explaining what the plan left out"],
-    answer=2,
-    explanation="The oracle defines done, and it says done. If you care how the plan or the code "
-                "reads, turn that into a check the oracle runs every round; a reviewer's taste, "
-                "applied now and then, only burns rounds.",
+    "The tests are red, and the reviewer's past_verdicts read request_changes, request_changes, "
+    "approve, request_changes (a reviewer model approved a failing patch once). What should "
+    "nits_reviewer write now?",
+    ["request_changes, message escalate: three requests, the approval in between or not",
+     "request_changes with the first test error: since the approval it has asked only once",
+     "approve: its last approval still stands, and the tests have not changed much since",
+     "the verdict escalate, so that the supervisor stops the run and calls a person"],
+    answer=0,
+    explanation="The counter counts every request in the run, not a streak: three reviewed attempts "
+                "have failed, and an approval in between does not make them fewer. So the verdict "
+                "stays request_changes, and the message says a person should look.",
     explanations=[
-        "The code already does everything the tests ask, so this nit is about taste. It spends "
-        "budget, and on green tests the supervisor of part 3 overrides it anyway.",
-        "REVIEW.json is the reviewer's only file. The PLAN.md patch is refused, and because a turn "
-        "lands all or nothing, the verdict is lost with it.",
         None,
-        "The source belongs to the coder. A reviewer that edits it has become a second coder, and the "
-        "allowlist refuses the turn.",
+        "That counts a streak since the approval. Three attempts were still turned down, and the "
+        "counter is there to say so.",
+        "Red tests get request_changes, always; a past approval changes nothing about this turn's tests.",
+        "escalate is the message, not a verdict: REVIEW.json holds approve or request_changes.",
     ],
 )
 

@@ -84,10 +84,10 @@ print(machine_text(MACHINE))
 #    Why: there is always one more change a reviewer could ask for, so a reviewer allowed to veto
 #    green tests could keep the team busy until the budget is gone, and an endless review drains
 #    the budget whether or not anyone meant harm. If style matters to you, put a style check in the
-#    oracle, where it is explicit. Red tests start the next round, or end the run with status
-#    `budget` when no round is left.
+#    oracle, where it is explicit. Red tests start the next round while one is left (what the
+#    drawing does after the last one, you predict just below).
 # 5. **`max_rounds` counts coder turns.** Coder turns are the costly ones and the only ones that
-#    change the code. Planner and reviewer turns come along with them for free.
+#    change the code. Planner and reviewer turns come along with them, outside the count.
 # 6. **One role at a time.** Each role's view is built from the repo the previous role left.
 #    Waiting for the previous role is deliberate: it is what makes every run replayable, step by
 #    step.
@@ -188,14 +188,16 @@ assert pairs[-1] == ("REVIEW", "STOP_OK")
 print(f"{len(pairs)} transitions, every one an edge of the machine")
 
 # %% [markdown]
-# ## 2. The trace: every decision, written down
+# ## 2. The trace: every decision, written down, and who makes it
 #
 # The supervisor appends one event per thing that happens. Every event has a `type`, the `round`
 # it belongs to and the `state` the machine was in; most also carry a `decision`: what the
 # supervisor does next, in words. The other fields depend on the type. One module,
 # `agent_team.trace`, defines them all (`FIELDS` says what each field means, `KINDS` which kind has
 # which), and its readers find events: `of_kind(trace, "tests")`, `turns(trace, "coder")`,
-# `last(trace, "stop")`, `oracle_reports(trace)`.
+# `last(trace, "stop")`, `oracle_reports(trace)`. Once you can read a trace, the section's last
+# two parts use it to show who makes each decision in it: the supervisor, from facts it measured
+# itself, never a role's reasoning (it is not ReAct) and never a role's own test run.
 
 # %%
 from agent_team.trace import of_kind
@@ -383,25 +385,26 @@ for budget in (0, 1, 2, 4):
 from agent_team.widgets import Quiz
 
 Quiz(
-    "Why does `max_rounds` count coder turns rather than every turn of every role?",
+    "Your reviewer becomes a real model that costs as much per call as the coder. With "
+    "`max_rounds=3` and a coder that never gets the tests green (the planner writes its plan at "
+    "once), how many role turns can the run make at most?",
     [
-        "Coder turns are the costly ones, and the only ones that change the code",
-        "The planner and the reviewer cannot make mistakes, so their turns need no cap",
-        "The oracle runs inside the coder's turn, so each coder turn is one test run",
-        "Planner and reviewer turns never write to the repo, so they cost nothing at all",
+        "3: the budget caps every turn of every role, the planner's and the reviewer's too",
+        "4: three coder turns, plus the planner's one turn before round 1",
+        "9: three rounds, each of them a planner turn, a coder turn and a review",
+        "7: the planner's one, three coder turns, and a review of each test run",
     ],
-    0,
-    "Coder turns produce the biggest outputs and are the only turns that change the source, so "
-    "'how many attempts at the code' is the number worth capping. Planner and reviewer turns ride "
-    "along with them.",
+    3,
+    "The budget caps coder turns only. The planner plans once before round 1 (a plan exists, so it "
+    "is not asked again), and every test run is reviewed, the last one too. So a run can make "
+    "2 * max_rounds + 1 model calls: when reviews cost as much as code, budget money for that, "
+    "not for max_rounds calls.",
     explanations=[
+        "Only coder turns are counted (rule 5); the planner's turn and the reviews come on top.",
+        "Every test run is reviewed, the last round's too: the one-round run above ends "
+        "TEST -> REVIEW -> STOP_FAIL.",
+        "The planner is asked again only while PLAN.md is empty (rule 1); here it wrote its plan at once.",
         None,
-        "They do make mistakes: part 4 injects a planner that writes code and a reviewer that never "
-        "approves. Their turns are simply not what the budget measures.",
-        "The supervisor runs the oracle after the coder's turn, never inside it, so the coder cannot "
-        "touch the measurement.",
-        "Both write files: the planner PLAN.md, the reviewer REVIEW.json. What they never change is the "
-        "source, and attempts at the source are what the budget counts.",
     ],
 )
 
@@ -438,23 +441,23 @@ assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"
 
 # %% tags=["quiz"]
 Quiz(
-    "When the tests are green, why may the supervisor ignore the reviewer's `request_changes`?",
+    "You want no line of the code over 80 characters, and your reviewer model checks that well. "
+    "Where must the rule live so that no run ends with pass while breaking it?",
     [
-        "Once tests exist, a reviewer's opinion adds nothing, so its verdict is never even read",
-        "REVIEW.json has no room for notes on a green run, so the verdict cannot be stored",
-        "The planner already signed off on the plan, and a planner's word outranks a reviewer's",
-        "Green tests are the stop; a veto on them could stall the run until the budget is spent",
+        "In the reviewer: its request_changes on green tests then holds the run back",
+        "In PLAN.md: the coder reads the plan each turn and keeps to what it says",
+        "In max_rounds: more rounds give the reviewer the time to get it fixed",
+        "In the oracle: a test of line lengths, run every round with the others",
     ],
     3,
-    "Stopping is decided by evidence, and green tests are that evidence. A reviewer can always think "
-    "of one more change; if its veto outranked the tests, a run could stall on taste until the "
-    "budget was gone. A rule that really matters belongs in the oracle, checked every round.",
+    "Green tests stop the run whatever the reviewer says, so a rule that must hold has to make the "
+    "tests red when it is broken. In the oracle it is checked every round, the same way each time, "
+    "and no reviewer's veto is needed (the veto that could stall a run until the budget is gone).",
     explanations=[
-        "The verdict is read and written into the trace, with the override beside it. Reviewers are "
-        "often right; the question is who decides when to stop, not who is right.",
-        "REVIEW.json stores notes without trouble (look at the picky reviewer's). Storage has nothing "
-        "to do with it.",
-        "The planner never approves anything: it writes PLAN.md and that is all. Approval is not its job.",
+        "On green tests the reviewer's request_changes is overridden, as the picky reviewer's run "
+        "shows: the run ends with pass and the long lines stay.",
+        "A plan is advice to the coder, and nothing checks that the code follows it.",
+        "More rounds change nothing: the run stops at the first green tests, long lines or not.",
         None,
     ],
 )
@@ -653,23 +656,23 @@ RoundStepper((code, log))
 
 # %% tags=["quiz"]
 Quiz(
-    "In round 3 of the worked example, what feedback does the coder receive?",
+    "Change the worked example: in round 2 the reviewer rejects v2 with 'REJECT: too long'. What "
+    "feedback does the coder get in round 3?",
     [
-        "'' (empty), because round 2's code was approved by the reviewer",
-        "'review: REJECT: no error handling', the reviewer's last objection",
-        "'test: FAIL: test_empty', the result of round 2's test run",
-        "'review: APPROVE', the reviewer's verdict on round 2's code",
+        "'review: REJECT: too long', and in round 2 the tester never ran",
+        "'test: FAIL: test_empty', since the tester runs after every coder turn",
+        "both rejections, 'no error handling' and 'too long', one after the other",
+        "'' (empty), because a second rejection in a row starts the feedback afresh",
     ],
-    2,
-    "The coder always gets the latest feedback, and the latest thing that went wrong, in round 2, was "
-    "the test.",
+    0,
+    "A rejection ends the round before the tester runs, and the feedback is the latest thing that "
+    "went wrong, prefixed by who said it: here the reviewer, in round 2.",
     explanations=[
-        "An approving review never touches the feedback: it only lets the tester run. And the tester "
-        "then failed, which did set the feedback.",
-        "That was round 1's feedback. The test failure of round 2 replaced it: only the latest counts.",
         None,
-        "An approval never becomes feedback; only a rejection (prefixed 'review: ') or a failed test "
-        "(prefixed 'test: ') does.",
+        "The tester runs only on approved code: a rejected round ends at the review (round 1 of the "
+        "worked example shows it).",
+        "The feedback is one text, the latest: round 2's rejection replaces round 1's.",
+        "Nothing empties the feedback once it is set; the coder always gets the latest objection.",
     ],
 )
 

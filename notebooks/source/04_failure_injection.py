@@ -2,11 +2,13 @@
 # # Part 4 — Failure injection: break the team on purpose
 #
 # A state machine that only ever sees the happy path has not been tested. In this part you break
-# the team in {{faults}} different ways — a lazy coder, a planner that reaches for the source, a
-# supervisor bug that wipes the plan, a reviewer that never approves or talks nonsense, a coder
-# that edits the tests, imports, loops forever, lies, crashes, ignores the plan, claims a fix it
-# never sent, runs the tests itself — and check, with an `assert` each time, that the
+# the team on purpose, in {{faults}} different ways, and check each time, with an `assert`, that the
 # supervisor still ends the run the way it should and that the trace says why.
+#
+# The faults hit every seat. The coder is lazy, edits the tests, imports, loops forever, returns a
+# result that lies, crashes, ignores the plan, claims a fix it never sent, or runs the tests itself.
+# The planner reaches for the source. The reviewer never approves, or talks nonsense. And a
+# supervisor bug wipes the plan.
 #
 # **By the end of this part you can**
 #
@@ -212,8 +214,9 @@ guess.reveal(run)
 # %% [markdown]
 # ### A choice we made: the team requires a plan
 #
-# The design notes leave this one open: wipe the plan, see whether the coder still passes, then
-# decide whether a plan is *required*. First the experiment. Switch the requirement off and run
+# A team could do without a plan: the goal alone tells this coder what to write. Rather than
+# decide by taste, wipe the plan, see whether the coder still passes, then decide whether a plan
+# is *required*. First the experiment. Switch the requirement off and run
 # the same fault:
 
 # %%
@@ -415,25 +418,25 @@ guess.reveal(run)
 
 # %% tags=["quiz"]
 Quiz(
-    "The lying fizzbuzz returns an object whose `==` answers True to anything. Which part of the "
-    "team keeps it from passing?",
+    "The oracle has two defences against the lying fizzbuzz: it refuses `class` in a source, and it "
+    "compares only results that are exactly a `str`. Which of them did the run above use?",
     [
-        "The allowlist: the coder's allowlist covers src/fizzbuzz.py but forbids writing classes",
-        "The reviewer, who reads the code and spots the overridden `__eq__` method",
-        "Nothing: the run passes, and only the trace records that the result lied",
-        "The oracle: it refuses `class` in the source and compares only exact `str` results",
+        "The exact-str check: each case ran, returned the liar, and failed the type check",
+        "The refusal of `class`: the source never ran, so no result reached the type check",
+        "Both, on every case: first the refusal, then the type check on what came back",
+        "Neither: the reviewer's request_changes kept the run going until the budget ended it",
     ],
-    3,
-    "Only the oracle runs the code, so only the oracle can be fooled, or not. It refuses the class "
-    "before anything runs, and it checks a result's type before asking about equality, so a lying "
-    "`__eq__` is never even consulted.",
+    1,
+    "The error the run printed names `class`, and 0 cases passed: the oracle refused the source "
+    "before running a line of it, so the exact-str check had nothing to look at. It is there for a "
+    "lie that gets past the first defence: a result is never asked whether it is equal.",
     explanations=[
-        "The allowlist looks at paths, not at what a file contains. The coder may write any text to "
-        "src/fizzbuzz.py, so this patch landed.",
-        "Our reviewer judges from the test report, and a real one could miss the trick. Success never "
-        "rests on how carefully a reviewer reads.",
-        "The run above ended in `budget` with 0 cases passed, and the cell's assert checks exactly that.",
+        "Then the error would name a case and a wrong type. The printed error names `class`: the "
+        "source was refused before any case ran.",
         None,
+        "A refused source runs no case at all, so there is no result for the type check to see.",
+        "The reviewer's verdict never decides a run's end; and the oracle, not the reviewer, refused "
+        "the source (its error is the one printed).",
     ],
 )
 

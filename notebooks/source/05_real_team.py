@@ -95,7 +95,7 @@ except ValueError as err:
 # that one step, its risk, and instructions that say to stop after it. A narrow contract is the
 # same idea as part 2's narrow views: a role that sees only its step does only its step.
 #
-# (The tool these contracts come from calls the role that carries out a step the *executor*. In
+# (Many agent tools call the role that carries out a step the *executor*. In
 # our team that role is the coder, and we keep the one word, *coder*, everywhere except in the
 # contract's class name; section 5 shows the configuration pointing `executor` to `coder`.)
 
@@ -165,13 +165,14 @@ execution_status = "success"  # no step raised, so execution thinks it is done
 #   `failed`, and the reason is kept.
 #
 # <details><summary><b>A choice we made: a gate that can block, beside a reviewer that cannot</b>
-# (a design note: open it to see why)</summary>
+# (the other way, and why not: open it)</summary>
 #
-# > In part 3 the
+# > The other way: one
+# > reviewer that both advises and blocks. In part 3 the
 # > supervisor overrode the reviewer's `request_changes` on green tests; now a "reviewer gate" can
-# > turn a success into a failure. The design notes call both of them the reviewer (and part 3's
-# > exercise has a third: a reviewer whose approval the tester waits for). They do not contradict
-# > each other, because they judge different things. The reviewer *role* gives an **opinion** on
+# > turn a success into a failure (and part 3's exercise has a third kind: a reviewer whose
+# > approval the tester waits for). The two do not contradict each other, because they judge
+# > different things. The reviewer *role* gives an **opinion** on
 # > the code, and an opinion never outranks the tests. The gate checks **facts** about the work:
 # > was every planned step actually done? It can only take success away from a run whose work is
 # > incomplete; it never grants success and never overrides a test. Our fizzbuzz team has a single
@@ -274,7 +275,7 @@ assert decision.proposal.step == "S3"
 #
 # The gate above judged outcomes typed in by hand. Here a run produces them.
 # `execute_plan(plan, goal, do_step, approve)` carries out a plan one step at a time: the coder
-# (the design notes call this role the *executor*) gets one `ExecutorContract` per step. A step that only reads
+# (the *executor* of many agent tools) gets one `ExecutorContract` per step. A step that only reads
 # runs at once; a step that writes files or runs code first asks `approve(contract)`, a person's
 # yes or no. Every change of hands leaves a handoff, as in section 2.
 #
@@ -447,11 +448,11 @@ for mistake in ('[agents.tester]\nmodel = "scripted"', '[agents.coder]\nprompt =
 
 # %% [markdown]
 # <details><summary><b>A choice we made: <code>[agents.executor]</code> is read as the coder</b>
-# (a design note: open it to see why)</summary>
+# (the other way, and why not: open it)</summary>
 #
-# > One of the design notes
-# > configures its roles as `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`. We
-# > could have refused `executor`, to keep one word per role. We accept it instead, as a second
+# > A configuration written for
+# > another tool may name its roles `[agents.planner]`, `[agents.executor]` and `[agents.reviewer]`.
+# > The other way: refuse `executor`, to keep one word per role. We accept it instead, as a second
 # > name for the coder's table, so that a configuration written that way loads as it is; and
 # > we keep our one word everywhere else: the slot is still `team["coder"]`, and a configuration
 # > written back out (`to_dict`) says `coder`. Two names for one slot could disagree with each

@@ -577,6 +577,13 @@ else:
     print("skipped: no model connected (section 1)")
 
 # %% [markdown]
+# **One run of a real model is one sample.** A recording is one run, replayed; your model's run
+# above, if you connected one, is one more. Even at temperature 0 a hosted model's reply can change from one call to the
+# next (requests batched with others, a new version behind the same name), and at any other
+# temperature it changes on purpose. So with a live model, run its cells several times, the team's
+# in sections 2 and 3 and this eval, and report a rate with its count: "the team passed in 7 of 10
+# runs", "agreed with the gate on 31 of 50 cases", never "it passes" from a single run.
+#
 # **Where a model should get a say, and where it should not.** The eval answers it with numbers
 # rather than impressions:
 #

@@ -121,7 +121,8 @@ def check_turn(role, patches):
     if type(patches) not in (list, tuple):
         raise PatchRejected(f"patches must be a list, not {type(patches).__name__}")
     if len(patches) > MAX_PATCHES:
-        raise PatchRejected(f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}", "size")
+        raise PatchRejected(f"the {role} sent {len(patches)} patches in one turn; the cap is {MAX_PATCHES}; "
+                            "no patch of this turn was applied", "size")
     writes = {}
     for i, patch in enumerate(patches, 1):
         try:

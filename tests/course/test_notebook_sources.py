@@ -122,13 +122,26 @@ def test_the_learner_form_stores_no_answer_to_a_prediction():
         "# %%\nrun = supervise()\n"
         "# %%\nguess.reveal(['a'])\n"
         "# %%\nprint('after')\n"
+        "# %%\nfrom agent_team.grading import grade_run_tests\n\nreport = grade_run_tests(run_tests)\nreport\n"
+        "# %%\nHints('1.1')\n"
     )
     cells = tool.parse(text)
     learner = [c["metadata"].get("tags", []) for c in tool.notebook(cells, solution=False)["cells"]]
     hidden = ["output-after-run", "nbval-ignore-output"]
-    assert learner == [[], ["spoiler", *hidden], [], [], hidden, [*hidden, "reveal"], []]
+    assert learner == [[], ["spoiler", *hidden], [], [], hidden, [*hidden, "reveal"], [], hidden, []]
     solution = [c["metadata"].get("tags", []) for c in tool.notebook(cells, solution=True)["cells"]]
-    assert solution == [[], ["spoiler"], [], [], [], [], []]
+    assert solution == [[], ["spoiler"], [], [], [], [], [], [], []]
+
+
+def test_the_learner_form_keeps_no_execution_count():
+    cells = [{"cell_type": "markdown", "source": "# Title"},
+             {"cell_type": "code", "execution_count": 3,
+              "outputs": [{"output_type": "execute_result", "execution_count": 3, "data": {}},
+                          {"output_type": "stream", "name": "stdout", "text": "x\n"}]}]
+    tool.learner_form.unnumbered(cells)
+    assert cells[1]["execution_count"] is None and cells[1]["outputs"][0]["execution_count"] is None
+    assert cells[1]["outputs"][1] == {"output_type": "stream", "name": "stdout", "text": "x\n"}
+    assert "execution_count" not in cells[0]
 
 
 @pytest.mark.parametrize("text, says", [

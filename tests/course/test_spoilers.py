@@ -247,14 +247,7 @@ def exercise_spoilers(path):
 
 # Spoilers found and not yet fixed, each in prose another change owns; listed whole so that a new
 # spoiler still fails, and a fixed one must leave the list (test_the_known_spoilers_are_still_there).
-KNOWN = {
-    # Part 3's rules state the answer to its prediction's first question right above it (the
-    # rewrite of part 3's rules, issue 27 item 2, owns that text).
-    "03_supervisor.ipynb: 'supervise(max_rounds=1)': 'The run's status is budget' is in the markdown of cell 5",
-    # Its quiz's right choice is rule 5 of the same section, word for word (issue 27 item 4, part 3).
-    "03_supervisor.ipynb: the quiz 'Why does `max_rounds` count coder turns rather than every tu': its right "
-    "choice is shown before it is answered",
-}
+KNOWN = set()
 
 
 def _known(problem):

@@ -179,7 +179,7 @@ def test_too_many_patches_in_one_turn_are_rejected():
     repo = initial_repo()
     new, error = apply_turn(repo, "planner", ok + [patch(PLAN_PATH, "one too many")])
     assert new is repo and repo[PLAN_PATH] == ""
-    assert "cap" in error and str(MAX_PATCHES + 1) in error
+    assert "cap" in error and str(MAX_PATCHES + 1) in error and error.endswith("no patch of this turn was applied")
 
 
 def test_an_empty_turn_is_legal_and_changes_nothing():
