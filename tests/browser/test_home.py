@@ -16,6 +16,7 @@ import pytest
 from exercise_cells import is_exercise
 from layout import AXE
 
+from agent_team import course
 from website import driver, engines
 
 # One root open per engine (WebKit's two variants differ only in SharedArrayBuffer, which this page never uses).
@@ -62,7 +63,7 @@ def display():
 def check_first_visit(page, name):
     seen = page.evaluate(JS_SEEN)
     assert seen["h1"] and not seen["lab"], f"{name}: {seen}"
-    assert seen["parts"] == 7, f"{name}: {seen['parts']} parts shown"
+    assert seen["parts"] == len(course.PARTS) + 1, f"{name}: {seen['parts']} parts shown (the parts and the appendix)"
     for words in ("What you will learn", "Part 1 — Architecture", "write the oracle", "not graded yet",
                   "Appendix — The same ideas", "Worked solutions", "How this site works", "For instructors",
                   "Where your work is kept", "Open JupyterLab"):

@@ -160,6 +160,10 @@ def table_text(headers, rows):
     return "\n".join(" | ".join(str(cell) for cell in row) for row in [headers, *rows])
 
 
-def wrap(*content, label=None):
-    """The outer box every renderer returns: the stylesheet plus the content."""
-    return Safe(STYLE + tag("div", *content, class_="at-box", role="region", aria_label=label))
+def wrap(*content, label=None, scrolls=False):
+    """The outer box every renderer returns: the stylesheet plus the content.
+
+    ``scrolls=True`` for content that may be wider than the page (a table of many columns): the box
+    then takes keyboard focus, so a learner without a mouse can scroll it with the arrow keys."""
+    focus = {"tabindex": "0"} if scrolls else {}
+    return Safe(STYLE + tag("div", *content, class_="at-box", role="region", aria_label=label, **focus))

@@ -63,7 +63,7 @@ def show(obj):
 def show_table(headers, rows, label=None):
     """Display rows as an HTML table, with a plain-text version for text-only front ends."""
     from ..render.html import table, table_text, wrap
-    package_attr("show")(Rich(wrap(table(headers, rows), label=label), table_text(headers, rows)))
+    package_attr("show")(Rich(wrap(table(headers, rows), label=label, scrolls=True), table_text(headers, rows)))
 
 
 class Base:
