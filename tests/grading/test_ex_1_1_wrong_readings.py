@@ -131,3 +131,12 @@ def test_the_graders_correct_fizzbuzz_passes_the_courses_own_oracle():
     assert oracle({**initial_repo(), SRC_PATH: named["a correct fizzbuzz"]})["ok"]
     classless = [text for _, text in NAMED + RANDOM if "Oops" not in text and "class" in text]
     assert not classless, classless[0]  # a class only where its case needs one
+
+
+def test_the_closing_hint_is_the_one_for_the_first_failing_check():
+    # A shared dict fails "one fresh dict": hint 2 says to make a new dict on every call, hint 1
+    # (compile, missing fizzbuzz, raising cases) would send the learner to the wrong sentence.
+    report = grade_run_tests(keeps_the_rest)
+    assert "new dict inside `run_tests` on every call" in report.hint, report.hint
+    assert "one fresh dict" in report.hint and "hint 2" in report.hint, report.hint
+    assert "one fresh dict" in str(report).split("Hint:")[-1]
