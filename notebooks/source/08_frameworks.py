@@ -4,7 +4,8 @@
 # You built a team from scratch: a shared repo, narrow roles, an oracle, and a supervisor that
 # decides who speaks, what lands and when to stop. The multi-agent frameworks you are likely to
 # meet next package many of the same ideas under other names. This page puts each idea of the
-# course beside the place it lives in six of them, shows the course's central move (the route is
+# course beside the place it lives in six of them (and names two more you will meet: AG2 and the
+# OpenAI Agents SDK), shows the course's central move (the route is
 # code, and only evidence ends a run) written in each one's own API, and says what each leaves to
 # you that our supervisor does itself.
 #
@@ -119,6 +120,15 @@ print(len(IDEAS), "ideas:", ", ".join(IDEAS))
 # Microsoft Agent Framework as its successor ([README](https://github.com/microsoft/autogen)). It
 # is here because much of what you will read about multi-agent teams was written with it.
 #
+# Not to be confused with **AG2** ("formerly AutoGen"): the community project that two of
+# AutoGen's creators, Chi Wang and Qingyun Wu, moved to a new organization, AG2AI, in November
+# 2024. It kept AutoGen **0.2**'s API (`ConversableAgent`, `GroupChat`, `import autogen`; on PyPI
+# as `ag2`, `autogen` and `pyautogen`) while Microsoft's AutoGen was rewritten as the 0.4 line
+# described here
+# ([AG2 README](https://github.com/ag2ai/ag2)). A tutorial that calls `initiate_chat` is written
+# for that older API, AG2's, not for the teams below; AG2's README now announces a new package on
+# its way to 1.0, so check which AG2 a page means, too.
+#
 # * **Turn-taking.** A *team* runs the agents. `RoundRobinGroupChat` lets them speak in a fixed
 #   order; in a `SelectorGroupChat` a language model reads the conversation and picks the next
 #   speaker, unless you pass a `selector_func` of your own
@@ -132,8 +142,9 @@ print(len(IDEAS), "ideas:", ", ".join(IDEAS))
 #   agents, enforces them
 #   ([Termination](https://microsoft.github.io/autogen/stable/user-guide/agentchat-user-guide/tutorial/termination.html)).
 # * **Handoffs.** An agent can hand the conversation to another by a special tool call
-#   (`HandoffMessage`), which a `Swarm` team follows
-#   ([Handoffs](https://microsoft.github.io/autogen/stable/user-guide/core-user-guide/design-patterns/handoffs.html)).
+#   (`HandoffMessage`; the agents it may hand to are its `handoffs` argument). A `Swarm` team picks
+#   each next speaker from the latest `HandoffMessage`, so the agents route themselves
+#   ([Swarm](https://microsoft.github.io/autogen/stable/user-guide/agentchat-user-guide/swarm.html)).
 # * **Permissions.** Each agent is given its own list of tools (the `tools` argument of
 #   `AssistantAgent`).
 # * **Human approval.** A `UserProxyAgent` in the team asks a person for input during a run, or
@@ -182,6 +193,9 @@ print(len(IDEAS), "ideas:", ", ".join(IDEAS))
 # * **Human approval.** `interrupt()` pauses the graph where it is called, the checkpointer keeps
 #   the state, and the run resumes with the person's answer
 #   ([human-in-the-loop](https://docs.langchain.com/oss/python/langgraph/add-human-in-the-loop)).
+#   On resume, the node that called `interrupt()` runs again from its start, so whatever it did
+#   before the `interrupt()` (a file written, a request sent) happens twice unless it is safe to
+#   repeat ([Interrupts](https://docs.langchain.com/oss/python/langgraph/interrupts)).
 # * **Replay.** Saved checkpoints let you go back to a past step and replay it or branch off from
 #   it ("time travel", Persistence page).
 # * **Sandboxed execution.** Nothing is built in; LangChain's separate, "under development"
@@ -389,6 +403,18 @@ print(len(IDEAS), "ideas:", ", ".join(IDEAS))
 # condition is the closest thing to "a thought is never obeyed" only if the keyword comes from
 # a script, not from an agent. In ChatDev 1.0's chain, phases ended when the roles declared a
 # conclusion; in 2.0 the graph is yours, and so is the oracle.
+
+# %% [markdown]
+# ## One more: the OpenAI Agents SDK
+#
+# OpenAI's Python SDK (`openai-agents`, the successor of its Swarm experiment) has few pieces: an
+# *agent* (a model with instructions and tools), *handoffs* (one agent passes the conversation to
+# another by a tool call, as in AutoGen's Swarm), and *guardrails*, checks on a run's input or
+# its final output that stop the run by raising an exception when their tripwire fires
+# ([Agents SDK](https://openai.github.io/openai-agents-python/),
+# [Guardrails](https://openai.github.io/openai-agents-python/guardrails/)). In the course's words:
+# routing by handoff is the model's choice, and a guardrail is a check on words, not an oracle on
+# the code; a supervisor in code and a test no agent can edit are still yours to add.
 
 # %% [markdown]
 # ## Side by side

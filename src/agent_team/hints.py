@@ -26,6 +26,7 @@ LEVELS = ("nudge", "approach", "near code")
 class Hint:
     text: str
     code: str = ""  # a skeleton to read, never a whole solution
+    checks: tuple = ()  # the report checks this hint speaks to: a report that fails one first closes with it
 
 
 HINTS = {
@@ -39,7 +40,8 @@ HINTS = {
              "helper function of its own cannot find it. Catch `Exception`, not a few chosen types, "
              "and turn each problem into a `str` in `errors`, naming its type (`type(err).__name__`: "
              "some exceptions have no text). A result counts only if it is exactly a `str` equal to the "
-             "expected one: check `type(got) is str` before `==`, since a result's own `==` may raise."),
+             "expected one: check `type(got) is str` before `==`, since a result's own `==` may raise.",
+             checks=("one fresh dict", "report shape", "errors explain", "type before ==")),
         Hint("Fill in the `...`:",
              "def run_tests(repo):\n"
              "    namespace = {}                      # new on every call\n"
@@ -66,7 +68,9 @@ HINTS = {
              "`\"request_changes\"` over the whole `view[\"past_verdicts\"]` list with `.count(...)`; "
              "when that count is already `NITS_LIMIT` or more, the message is `\"escalate\"`, and the "
              "verdict is still `request_changes` with the same notes. Keep no counter of your own: the "
-             "same view must always get the same answer, so count from the view alone."),
+             "same view must always get the same answer, so count from the view alone.",
+             checks=("output schema", "red: request_changes", "notes", "message", "escalate at the limit",
+                     "no test report")),
         Hint("Fill in the `...`:",
              "def nits_reviewer(goal, view):\n"
              "    last = view.get(\"last_tests\")\n"
@@ -88,7 +92,9 @@ HINTS = {
              "the feedback and the round ends. Only approved code goes to the tester; a result that "
              "starts with `PASS` returns the code, any other result becomes the feedback. Use "
              "`str.startswith`, not `split(\":\")`, and no round limit of your own. Make the log and "
-             "the feedback inside `run_team`, new on every call."),
+             "the feedback inside `run_team`, new on every call.",
+             checks=("plan once", "review every round", "tester only on approved", "keep going", "rounds",
+                     "log", "shape", "returns")),
         Hint("Fill in the `...`:",
              "plan = planner(task)\n"
              "log = [(\"planner\", plan)]\n"
@@ -111,7 +117,8 @@ HINTS = {
              "`agent_team.faults` (or write one) that behaves differently, pass it under its role's "
              "keyword (`coder=`, `reviewer=`, `planner=`, or `tamper=` for a repo edit), keep "
              "`max_rounds` explicit, and write the status the run must still reach. Run it once "
-             "yourself with `supervise(**kwargs).status` before you trust your expectation."),
+             "yourself with `supervise(**kwargs).status` before you trust your expectation.",
+             checks=("healthy rows", "expectations", "row limits")),
         Hint("Fill in the `...`:",
              "EVAL = [\n"
              "    (\"healthy, 1 round\", {\"max_rounds\": 1}, ...),\n"
@@ -128,7 +135,8 @@ HINTS = {
              "reviewer that never writes code). Then look for the words anywhere in the content, with "
              "`in`: not only `exec(` with a bracket, since `exec (` and `e = exec` get past that. "
              "Content that is not a string is not yours to judge (the repo refuses it). Return a "
-             "short reason string, or `None` to let the turn through."),
+             "short reason string, or `None` to let the turn through.",
+             checks=("refuses exec", "refuses __import__")),
         Hint("Fill in the `...`:",
              "def no_exec(role, patch):\n"
              "    content = patch.get(\"content\")\n"
@@ -145,7 +153,9 @@ HINTS = {
         Hint("Handle the empty list first. Then walk the kinds in the order failed, cancelled, skipped; "
              "for each kind, walk the outcomes in list order and return the first match with its action "
              "from `ACTIONS`. Do not sort ids, take `min(...)` of them or look at only the first few "
-             "outcomes, and ignore `risk` entirely. Only when no outcome matched does the gate pass."),
+             "outcomes, and ignore `risk` entirely. Only when no outcome matched does the gate pass.",
+             checks=("precedence", "first in list order", "ids as given", "every outcome counts",
+                     "risk does not block")),
         Hint("Fill in the `...`:",
              "def gate(outcomes):\n"
              "    if not outcomes:\n"
@@ -165,7 +175,8 @@ HINTS = {
              "file, leave no verdict, hang like a busy model with a small `seconds` in `kwargs`). Run "
              "`supervise(**kwargs)` with it and read the trace before you decide `expect`. Then write "
              "`evidence` as a search for the one event that shows the fault being caught, and check it "
-             "returns `None` (not `\"\"`) on `supervise()`."),
+             "returns `None` (not `\"\"`) on `supervise()`.",
+             checks=("expected status", "evidence found", "evidence is specific")),
         Hint("Fill in the `...` (the shape of any fault; what misbehaves, and how, is yours):",
              "def my_policy(goal, view):\n"
              "    out = ...                      # start from a fake (fake_coder, fake_reviewer...)\n"
@@ -189,7 +200,8 @@ HINTS = {
              "succeeded when the plan file holds more than blank lines at the end; the code when some "
              "coder turn landed with at least one patch (not only the last turn); the tests when the last "
              "test run is green; the review when the last reviewer turn left a verdict (not any turn). "
-             "The risk of every step is `write`, except the tests', which `execute`."),
+             "The risk of every step is `write`, except the tests', which `execute`.",
+             checks=("plan step", "code step", "tests step", "review step")),
         Hint("Fill in the `...`:",
              "def run_outcomes(run):\n"
              "    tests = oracle_reports(run.trace)\n"
@@ -209,7 +221,9 @@ HINTS = {
              "(wait 0, unless it is the third in a row), 401/403, 404, another status below 500 but "
              "not 429, or transient (wait `retry_after` if it is not None, else `2 ** (len(attempts) - 1)`). "
              "Return a hopeless failure's stop at once. Then the attempts budget, then the time budget "
-             "with the wait you worked out; only then `(\"retry\", wait)`."),
+             "with the wait you worked out; only then `(\"retry\", wait)`.",
+             checks=("transient", "retry after", "backoff", "bad key", "unknown model", "refused",
+                     "out of attempts", "out of time", "order")),
         Hint("Fill in the `...`:",
              "def retry_or_stop(attempts, budget):\n"
              "    last = attempts[-1]\n"

@@ -92,6 +92,11 @@ class Scenario:
     results: tuple = ("PASS",)
     max_rounds: int = 3
 
+    @property
+    def called(self):
+        """The scenario as a message names it: its name is a noun phrase, so after "In" it is quoted."""
+        return f"the scenario '{self.name}'"
+
     def script(self):
         return Script(self.plan, list(self.codes), list(self.reviews), list(self.results))
 

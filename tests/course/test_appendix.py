@@ -18,12 +18,16 @@ SOURCE = APPENDIX.read_text(encoding="utf-8") if APPENDIX else ""
 DOCS = {
     "Microsoft Agent Framework": ("https://learn.microsoft.com/en-us/agent-framework/",
                                   "https://github.com/microsoft/agent-framework", "https://github.com/microsoft/autogen"),
-    "AutoGen": ("https://microsoft.github.io/autogen/", "https://github.com/microsoft/autogen"),
+    # AG2, the community fork that kept AutoGen 0.2's API, is told apart in AutoGen's section, from its own README
+    "AutoGen": ("https://microsoft.github.io/autogen/", "https://github.com/microsoft/autogen",
+                "https://github.com/ag2ai/ag2"),
     "LangGraph": ("https://docs.langchain.com/oss/python/langgraph/", "https://github.com/langchain-ai/"),
     "CrewAI": ("https://docs.crewai.com/",),
     "MetaGPT": ("https://docs.deepwisdom.ai/", "https://github.com/geekan/MetaGPT/"),
     "ChatDev": ("https://github.com/OpenBMB/ChatDev",),
 }
+# Named in a paragraph of their own, not a full section with the eight ideas: each cites its own docs.
+MENTIONS = {"One more: the OpenAI Agents SDK": ("https://openai.github.io/openai-agents-python/",)}
 TABLE_NAMES = {"Microsoft Agent Framework": "Agent Framework", "ChatDev": "ChatDev 2.0"}
 
 
@@ -103,3 +107,23 @@ def test_no_framework_is_imported_or_installed():
     for name in ("autogen", "agent_framework", "langgraph", "crewai", "metagpt", "chatdev", "runtime", "camel"):
         assert not re.search(rf"^\s*(import|from)\s+{name}", code, flags=re.M | re.I), name
     assert "pip install" not in code and "micropip" not in code
+
+
+def test_a_framework_named_in_passing_links_its_own_documentation():
+    found = sections()
+    for name, prefixes in MENTIONS.items():
+        assert name in found, f"no paragraph for {name}"
+        links = re.findall(r"\((https://[^)\s]+)\)", found[name])
+        assert links and all(link.startswith(prefixes) for link in links), (name, links)
+    sdk = found["One more: the OpenAI Agents SDK"]
+    assert "handoff" in sdk and "guardrail" in sdk
+
+
+def test_the_walks_corrections_to_the_map_hold():
+    found = sections()
+    autogen, langgraph = found["AutoGen"], found["LangGraph"]
+    assert "AG2" in autogen and "0.2" in autogen  # the fork a learner meets in older tutorials
+    handoffs = re.search(r"\*\*Handoffs\.\*\*(.*?)\n# \* ", autogen, flags=re.S).group(1)
+    assert "agentchat-user-guide/swarm.html" in handoffs and "core-user-guide" not in handoffs
+    assert "https://docs.langchain.com/oss/python/langgraph/interrupts" in langgraph
+    assert re.search(r"runs again from its (start|beginning)", langgraph)

@@ -106,3 +106,34 @@ def test_near_code_is_a_near_step_never_the_whole_solution():
             hint = {ln.split("#")[0].strip() for ln in HINTS[ex_id][-1].code.splitlines()}
             shared = [ln for ln in lines if ln in hint]
             assert len(shared) <= len(lines) / 2, (ex_id, shared)
+
+
+def declared_checks():
+    """``{exercise: check names}``, as each exercise's grader declares them (graded on ``None``)."""
+    from agent_team import course, grading
+    return {row.id: [c.name for c in getattr(grading, row.grader)(None).checks] for row in course.EXERCISES}
+
+
+def test_a_hint_names_only_checks_its_exercises_grader_declares_and_near_code_names_none():
+    checks = declared_checks()
+    for ex_id, hints in HINTS.items():
+        for h in hints:
+            unknown = [name for name in h.checks if name not in checks[ex_id]]
+            assert not unknown, f"{ex_id}: hint names checks its grader never declares: {unknown}"
+        assert not hints[-1].checks, f"{ex_id}: the closing hint is never the near code"
+        named = [name for h in hints for name in h.checks]
+        assert len(named) == len(set(named)), f"{ex_id}: a check named by two hints"
+    assert any(h.checks for hints in HINTS.values() for h in hints[1:]), "no check points past hint 1"
+
+
+def test_a_reports_closing_hint_is_the_one_for_its_first_failing_check():
+    from agent_team.grading import Report
+    report = Report(exercise="1.1").declare_all([(name, "r") for name in declared_checks()["1.1"]])
+    report.finish()
+    assert report.hint == ""  # passed: no hint to close with
+    report.fail("one fresh dict", "kept")
+    report.fail("type before ==", "compared first")
+    assert report.hint.endswith(HINTS["1.1"][1].text) and "one fresh dict" in report.hint
+    report = Report(exercise="1.1").declare_all([(name, "r") for name in declared_checks()["1.1"]])
+    report.fail("ok", "wrong")  # a check no hint names: the nudge, as before
+    assert report.hint == HINTS["1.1"][0].text

@@ -131,3 +131,41 @@ def test_the_graders_correct_fizzbuzz_passes_the_courses_own_oracle():
     assert oracle({**initial_repo(), SRC_PATH: named["a correct fizzbuzz"]})["ok"]
     classless = [text for _, text in NAMED + RANDOM if "Oops" not in text and "class" in text]
     assert not classless, classless[0]  # a class only where its case needs one
+
+
+def test_the_closing_hint_is_the_one_for_the_first_failing_check():
+    # A shared dict fails "one fresh dict": hint 2 says to make a new dict on every call, hint 1
+    # (compile, missing fizzbuzz, raising cases) would send the learner to the wrong sentence.
+    report = grade_run_tests(keeps_the_rest)
+    assert "new dict inside `run_tests` on every call" in report.hint, report.hint
+    assert "one fresh dict" in report.hint and "hint 2" in report.hint, report.hint
+    assert "one fresh dict" in str(report).split("Hint:")[-1]
+
+
+SHARED = {}
+
+
+def one_dict_for_all(repo):
+    # The walk's attempt 4: one module-level dict, never emptied, so a grading run starts with
+    # whatever fizzbuzz the last call left in it.
+    try:
+        exec(repo.get(SRC_PATH, ""), SHARED)
+        fizzbuzz = SHARED["fizzbuzz"]
+    except Exception as err:  # noqa: BLE001 -- learner code, as learners write it
+        return {"ok": False, "passed": 0, "failed": 4, "errors": [f"could not load: {type(err).__name__}"]}
+    return judge(fizzbuzz)
+
+
+def test_a_dict_kept_from_before_the_grading_run_is_explained_not_just_counted():
+    SHARED.clear()
+    one_dict_for_all({SRC_PATH: source({5: "str(n)", 15: "'Fizz'"})})  # an earlier run in the notebook
+    report = grade_run_tests(one_dict_for_all)
+    assert_rejected_by(report, "one fresh dict")
+    detail = report.check("one fresh dict").detail
+    # "scored 2 of 4" alone reads oddly for a source with nothing to run: say what it should score.
+    assert "must score 0 of 4" in detail and "earlier call" in detail, detail
+
+
+def test_the_oops_a_message_names_is_said_to_be_the_sources_own_exception():
+    named = [what for what, text in NAMED if "Oops" in what]
+    assert named and all("exception class" in what and "bare" not in what for what in named), named

@@ -312,7 +312,7 @@ def test_report_text_shows_scenario_and_expected_vs_got():
 def test_the_divergence_names_the_scenario_and_the_first_differing_call():
     report = grade(stale_feedback)
     div = by_name(report)["feedback"].divergence
-    assert div is not None and div.scenario == SEED_EXAMPLE.name
+    assert div is not None and div.scenario == SEED_EXAMPLE.called  # "the scenario '…'"
     text = str(div)
     assert SEED_EXAMPLE.name in text and "call 4" in div.step
     marked = [line for line in text.splitlines() if line.startswith(" >>")]

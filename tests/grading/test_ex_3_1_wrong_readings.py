@@ -17,7 +17,10 @@ grader busy until its 15 s cap; now every one is rejected with a message that na
 leaves the checks it stopped unjudged, and a huge log is refused at once.
 """
 
+import re
 import time
+
+import pytest
 
 from grader_helpers import first_failing
 
@@ -108,3 +111,15 @@ def test_a_huge_log_is_refused_at_once_with_a_clear_message():
     assert first is not None and first.name == "shape", str(report)
     assert "5,000,00" in first.detail and "entries" in first.detail
     assert spent < core.WALL_SECONDS / 2, spent  # generous: it was the whole 15 s cap before
+
+
+@pytest.mark.parametrize("kind", ["cap", "log", "feedback", "crash"])
+def test_a_message_names_its_scenario_as_a_scenario_so_it_reads_as_a_sentence(kind):
+    # "In the rounds run out (the reviewer always rejects), round 4: ..." reads as broken English:
+    # a scenario's name is a noun phrase, so a message quotes it after "the scenario".
+    fn = {"cap": lambda: team(cap=50), "log": lambda: team(log_store=[], huge=0),
+          "feedback": lambda: team(feedback_store=[""]), "crash": lambda: team(crash=True)}[kind]()
+    report = grade_run_team(fn)
+    detail = first_failing(report).detail
+    assert "the scenario '" in detail, detail
+    assert not re.search(r"\b[Ii]n (?!the scenario ')", detail.split(":")[0]), detail

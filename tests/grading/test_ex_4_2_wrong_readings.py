@@ -61,3 +61,41 @@ def test_a_wrong_reading_is_rejected(name):
     first = next(c for c in report.checks if c.passed is False)
     assert first.name in checks, str(report)
     assert_rejected_by(report, first.name)
+
+
+def brackets_only(role, patch):
+    content = patch.get("content")
+    if role == "coder" and isinstance(content, str) and ("exec(" in content or "__import__(" in content):
+        return "no exec"
+    return None
+
+
+def raises_to_refuse(role, patch):
+    if role == "coder" and "exec" in str(patch.get("content")):
+        raise PermissionError("exec not allowed")
+    return None
+
+
+def word_bounded(role, patch):
+    import re
+    content = patch.get("content")
+    if role == "coder" and isinstance(content, str) and re.search(r"\b(exec|__import__)\b", content):
+        return "no exec"
+    return None
+
+
+def test_none_returned_is_said_as_letting_the_patch_through_not_as_a_nonetype():
+    detail = grade_hardening(brackets_only).check("refuses exec").detail
+    assert "NoneType" not in detail and "returned None, which lets the patch through" in detail, detail
+
+
+def test_a_raised_refusal_is_told_why_a_reason_is_returned_as_a_str():
+    detail = grade_hardening(raises_to_refuse).check("refuses exec").detail
+    assert "PermissionError" in detail and "return the reason as a str" in detail, detail
+    assert "fails closed" in detail, detail  # and that the supervisor refuses the turn anyway
+
+
+def test_a_random_case_says_it_is_one_so_its_content_does_not_look_like_a_bug():
+    report = grade_hardening(word_bounded)
+    detail = next(c.detail for c in report.checks if c.passed is False and "random" in c.detail)
+    assert "a random patch" in detail and "pieces" in detail, detail

@@ -39,4 +39,21 @@ def test_a_crash_on_one_run_leaves_no_check_passed():
         return run_outcomes(run)
 
     report = grade_run_outcomes(crashes_on_garbage)
-    assert failed(report) == {"shape"} and not any(c.passed for c in report.checks), str(report)
+    assert failed(report) == {"returns"} and not any(c.passed for c in report.checks), str(report)
+
+
+def test_a_crash_is_filed_as_a_crash_not_as_a_wrong_shape():
+    # The walk's attempt: the verdict read one level too deep raises on a review with no verdict.
+    # That is no shape mistake: the outcomes it returns elsewhere are the right shape.
+    from agent_team.trace import turns
+
+    def verdict_twice(run):
+        reviews = turns(run.trace, "reviewer")
+        if reviews:
+            reviews[-1]["verdict"]["verdict"]
+        return run_outcomes(run)
+
+    report = grade_run_outcomes(verdict_twice)
+    assert failed(report) == {"returns"}, str(report)
+    detail = report.check("returns").detail
+    assert "TypeError" in detail and "must return" in detail, detail

@@ -121,11 +121,21 @@ class Report:
 
     @property
     def hint(self):
-        """What to try while it has not passed: the exercise's first hint (hints.py, the one table of hints)."""
+        """What to try while it has not passed: the hint (hints.py, the one table of hints) that names
+        the first failing check, so the closing line speaks to the check a learner reads first; the
+        exercise's first hint when no hint names it (or nothing failed yet, only went unjudged)."""
         if self.outcome_override == "not implemented":
             return "Replace the `raise NotImplementedError` with your code, then run this cell again."
+        if self.passed:
+            return ""
         found = HINTS.get(self.exercise)
-        return found[0].text if found else ""
+        if not found:
+            return ""
+        failing = next((c.name for c in self.checks if c.passed is False), None)
+        for number, h in enumerate(found, 1):
+            if number > 1 and failing in h.checks:
+                return f"(hint {number} of {len(found)}, for the check \"{failing}\") {h.text}"
+        return found[0].text
 
     def declare(self, name, requirement):
         """Add the check ``name`` with the requirement it grades; declaring a name twice is a grader bug."""

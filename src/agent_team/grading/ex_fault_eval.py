@@ -33,11 +33,13 @@ tests/grading/test_reference_mutants.py (mutants of the worked solution); the co
 """
 
 import copy
+import difflib
 import functools
 import inspect
 import time
 
 from ..clip import safe_repr
+from ..faults import Fault
 from ..limits import describe_error
 from ..oracle import run_tests
 from ..repo import repo_problem
@@ -97,11 +99,16 @@ def _rows_problem(rows):
         if type(name) is not str:
             return f"Row {i}'s name is {kind(name)}: {safe_repr(name)}; use a str."
         if type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+            # a part-4 Fault is the likeliest non-dict here: its keyword arguments are one attribute away
+            use = (" A Fault carries its keyword arguments as .kwargs: pass {**fault.kwargs, "
+                   "\"max_rounds\": 4}." if isinstance(kwargs, Fault) else "")
             return (f"Row {name!r}: kwargs is {kind(kwargs)}, {safe_repr(kwargs)}; it must be a dict of "
-                    "keyword arguments for supervise(), with plain str keys.")
+                    f"keyword arguments for supervise(), with plain str keys.{use}")
         unknown = [k for k in kwargs if k not in KEYWORDS]
         if unknown:
-            return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}; it takes "
+            close = difflib.get_close_matches(unknown[0], KEYWORDS, n=1)
+            mean = f" (did you mean {close[0]!r}?)" if close else ""
+            return (f"Row {name!r}: supervise() has no keyword {unknown[0]!r}{mean}; it takes "
                     f"{', '.join(KEYWORDS)}.")
         problem = repo_problem(kwargs["repo"]) if kwargs.get("repo") is not None else None
         if problem:
@@ -203,6 +210,9 @@ def grade_fault_eval(rows):
     if problem:
         report.fail("rows", problem)
         return report.finish(ran=False)
+    # Every row's shape is judged now: a row cut short later leaves this check passed, not "not run"
+    # (a row that cannot run still fails it, below; the first failure is kept).
+    report.tried("rows")
     problem = _limit_problem(rows)
     if problem:
         report.fail("row limits", problem)

@@ -42,6 +42,7 @@ REQUIREMENTS = (
     ("shape", "four dicts with step, status and risk, for plan, code, tests, review in order"),
     *((f"{step} step", f"the {step} step has the right status, and risk {risk!r}") for step, risk in STEPS),
     ("gated status", "with your outcomes, the gate gives every run the right status"),
+    ("returns", "run_outcomes returns on every run, healthy or faulty: it never raises"),
 )
 
 
@@ -117,7 +118,10 @@ def grade_run_outcomes(fn):
             report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:  # a crash on one run: the steps it would have judged are not passes anywhere
-            report.fail("shape", f"On '{name}': {call.problem}")
+            # its own check: outcomes of the wrong shape are not what happened (a crash returns none)
+            report.fail("returns", f"On '{name}': {call.problem} run_outcomes must return outcomes for "
+                                   "every run, a faulty one too: look for a value that can be missing "
+                                   "(a review with no verdict, a run with no test report).")
             crashed = True
             continue
         problem = _outcome_shape(call.value)

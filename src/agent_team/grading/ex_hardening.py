@@ -64,6 +64,13 @@ def reference_no_exec(role, patch):
     return None
 
 
+# A rule says no by returning its reason: the supervisor writes that str into the trace as why the
+# turn was refused. A raised error also stops the patch (a broken rule fails closed), but then all
+# the trace can say is that the rule broke, and a rule that breaks is not one you can trust.
+RAISED = (" A rule refuses by returning its reason, not by raising: return the reason as a str, which "
+          "the supervisor records in the trace as why the turn was refused. (A rule that raises fails "
+          "closed, so the patch is stopped anyway, but the trace then reads 'the rule failed', not why.)")
+
 NAMED = (
     ("coder", SRC_PATH, EXEC_SOURCE),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    exec('x = 1')\n    return str(n)\n"),
@@ -124,13 +131,25 @@ def _rule_for(role, content):
     return "allows the rest"
 
 
-def _judge(role, path, content, value):
+RANDOM_NOTE = ("a random patch, its content glued from pieces that are, contain or only look like "
+               "exec and __import__, so it need not look like code")
+
+
+def _case(i, role, path):
+    """How a message names case ``i`` of PATCHES: a random one says so, or its content reads as a bug."""
+    where = f"a {role} patch to {path!r}"
+    return f"For {where} ({RANDOM_NOTE})" if i >= len(NAMED) else f"For {where}"
+
+
+def _judge(case, role, content, value):
     """What is wrong with the rule's answer, in words, or ''. Exact types before anything else."""
-    case = f"For a {role} patch to {path!r} with content {safe_repr(content, 160)}"
+    case = f"{case} with content {safe_repr(content, 160)}"
     if _rule_for(role, content) in ("refuses exec", "refuses __import__"):
         word = "exec" if "exec" in content else "__import__"
         if type(value) is not str:
-            return (f"{case}, your rule returned {kind(value)}: {safe_repr(value)}. The content contains {word!r}, "
+            said = ("None, which lets the patch through" if value is None
+                    else f"{kind(value)}: {safe_repr(value)}")
+            return (f"{case}, your rule returned {said}. The content contains {word!r}, "
                     "so it must return a short reason, as a str.")
         if not value.strip() or len(value) > REASON_CAP:
             return (f"{case}, your rule returned {safe_repr(value)}; a reason is a non-blank str of at most "
@@ -162,16 +181,16 @@ def grade_hardening(rule):
     if not callable(rule):
         report.fail("refuses exec", f"no_exec is {safe_repr(rule)}, not a function. Define it with `def`.")
         return report.finish(ran=False)
-    for role, path, content in PATCHES:
-        check = _rule_for(role, content)
+    for i, (role, path, content) in enumerate(PATCHES):
+        check, case = _rule_for(role, content), _case(i, role, path)
         call = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
         if call.not_implemented:
             report.outcome_override = "not implemented"
             return report.finish(ran=False)
         if not call.ok:
-            report.fail(check, f"For a {role} patch to {path!r}: {call.problem}")
+            report.fail(check, f"{case}: {call.problem}{RAISED if not call.timed_out else ''}")
             continue
-        problem = _judge(role, path, content, call.value)
+        problem = _judge(case, role, content, call.value)
         if problem:
             report.fail(check, problem)
     if any(c.passed is False for c in report.checks):

@@ -119,7 +119,8 @@ NAMED = (
     ("a Fizz-only fizzbuzz", source({5: "str(n)", 15: "'Fizz'"})),
     ("a fizzbuzz that raises ValueError('five') on 5", source({5: raising("ValueError", "five")})),
     ("a fizzbuzz that returns numbers", "def fizzbuzz(n):\n    return n\n"),
-    ("a fizzbuzz that raises KeyError on 3 and a bare Oops on 15",
+    ("a fizzbuzz that raises KeyError on 3 and, on 15, Oops (an exception class the source defines) "
+     "with no text",
      source({3: raising("KeyError", "three"), 15: raising("Oops", "")})),
     ("a source that raises ZeroDivisionError while loading", source({}, load="1 / 0")),
     ("a source whose fizzbuzz is a number", "fizzbuzz = 15\n"),
@@ -245,10 +246,15 @@ class _Grading:
             return
         self.report.tried("one fresh dict")
         fail = self.report.check("one fresh dict").fail
-        if (after["passed"], after["failed"]) != (before["passed"], before["failed"]):
-            fail(f"A source with no fizzbuzz scored {before['passed']} of 4, but {after['passed']} of 4 "
-                 "right after a correct one: the correct fizzbuzz was still in the dict. exec each "
-                 "source into a new dict.")
+        if before["passed"]:  # nothing to run can pass nothing: a fizzbuzz came from an earlier call
+            fail(f"A source with no fizzbuzz must score 0 of 4 (it has nothing to run), but yours scored "
+                 f"{before['passed']} of 4, and {after['passed']} of 4 right after a correct one: a fizzbuzz "
+                 "from an earlier call was still in the dict. exec each source into a new dict, made "
+                 "inside run_tests on every call.")
+        elif (after["passed"], after["failed"]) != (before["passed"], before["failed"]):
+            fail(f"A source with no fizzbuzz scored 0 of 4 alone, as it must, but {after['passed']} of 4 "
+                 "right after a correct one: the correct fizzbuzz from that earlier call was still in "
+                 "the dict. exec each source into a new dict.")
         elif (helper["passed"], helper["failed"]) != (correct["passed"], correct["failed"]):
             fail(f"A correct fizzbuzz scored {correct['passed']} of 4, but only {helper['passed']} of 4 "
                  f"when it calls a helper defined next to it ({safe_repr(helper['errors'])}): exec the source "

@@ -138,9 +138,9 @@ def _judge(scenario, ours, theirs):
         return None
     want, got = ours[i], theirs[i]
     rounds, code, last = _state(ours[:i])
-    where = f"{scenario.name}, round {max(rounds, 1)}"
+    where = f"{scenario.called}, round {max(rounds, 1)}"
     if i == 0 or got[0] == "planner":
-        return "plan once", (f"In {scenario.name}: your team {_doing(got)} at call {i + 1}. The planner is "
+        return "plan once", (f"In {scenario.called}: your team {_doing(got)} at call {i + 1}. The planner is "
                              f"called once, first, as planner({scenario.task!r}), even when max_rounds is 0: call it "
                              "once, before the loop.")
     if want == _END and last[0] == "tester" and last[2].startswith("PASS"):
@@ -176,10 +176,10 @@ def _judge(scenario, ours, theirs):
                           f"used, but your team {_doing(got)}. The coder is called at most max_rounds times: "
                           "loop at most max_rounds times.")
     if got[1][:2] != want[1][:2]:
-        return "feedback", (f"In {scenario.name}, round {rounds + 1}: your team {_doing(got)}; the coder "
+        return "feedback", (f"In {scenario.called}, round {rounds + 1}: your team {_doing(got)}; the coder "
                             f"gets three arguments, coder(task, plan, feedback): "
                             f"coder({', '.join(safe_repr(a, 40) for a in want[1])}).")
-    return "feedback", (f"In {scenario.name}, round {rounds + 1}: the coder got feedback {safe_repr(got[1][2])}, "
+    return "feedback", (f"In {scenario.called}, round {rounds + 1}: the coder got feedback {safe_repr(got[1][2])}, "
                         f"but {_why_feedback(last, want[1][2])}. Pass the latest feedback to the coder.")
 
 
@@ -219,7 +219,7 @@ def _rules(report, scenario, calls):
     if not broken:  # a run that broke the protocol once says nothing about the checks after its first break
         report.tried(*PROTOCOL_CHECKS)
     if broken:
-        report.fail(*broken, line_divergence(scenario.name, [_line(c) for c in ref.calls] + ["(return)"],
+        report.fail(*broken, line_divergence(scenario.called, [_line(c) for c in ref.calls] + ["(return)"],
                                               [_line(c) for c in _safe(calls)] + ["(return)"],
                                               lambda i: f"call {i + 1}"))
     return expected, not broken
@@ -230,7 +230,7 @@ def _compare(report, scenario, value, calls):
     got, problem = _shape(value, scenario.max_rounds)
     report.tried("shape")
     if problem:
-        report.fail("shape", f"In {scenario.name}: {problem}")
+        report.fail("shape", f"In {scenario.called}: {problem}")
         return
     if not followed:
         return  # the result and the log of a run that left the protocol say nothing more
@@ -239,15 +239,15 @@ def _compare(report, scenario, value, calls):
     if code != expected[0]:
         why = ("the tester passed it" if expected[0] is not None else
                "the rounds ran out without a test result starting with 'PASS'")
-        report.fail("result", f"In {scenario.name}: run_team returned code {safe_repr(code)}; it should return "
+        report.fail("result", f"In {scenario.called}: run_team returned code {safe_repr(code)}; it should return "
                               f"{safe_repr(expected[0])}, because {why}.")
     if log != expected[1] and len(log) > len(expected[1]) and log[len(log) - len(expected[1]):] == expected[1]:
-        report.fail("log", f"In {scenario.name}: the log holds {len(log) - len(expected[1])} entries from an earlier "
+        report.fail("log", f"In {scenario.called}: the log holds {len(log) - len(expected[1])} entries from an earlier "
                            "call to run_team before this run's own: a log made once, outside the function, "
                            "is kept between calls. Make a new log inside run_team on every call.")
     if log != expected[1]:
-        report.fail("log", f"In {scenario.name}: the log is not the (role, output) pairs in speaking order.",
-                    line_divergence(scenario.name, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
+        report.fail("log", f"In {scenario.called}: the log is not the (role, output) pairs in speaking order.",
+                    line_divergence(scenario.called, [f"{r}: {safe_repr(o)}" for r, o in expected[1]],
                                      [f"{r}: {safe_repr(o)}" for r, o in log], lambda i: f"log entry {i + 1}"))
 
 
@@ -262,7 +262,7 @@ def grade_run_team(fn):
     for scenario in NAMED + tuple(random_scenarios(RANDOM)):  # grading_run caps their total time
         script = scenario.script()
         call = call_learner(fn, scenario.task, *script.agents(), scenario.max_rounds,
-                            what=f"run_team (in {scenario.name})")
+                            what=f"run_team (in {scenario.called})")
         if call.not_implemented:
             report.outcome_override = "not implemented"
             return report.finish(ran=False)
@@ -274,7 +274,7 @@ def grade_run_team(fn):
             coders = sum(1 for c in script.calls if c[0] == "coder")
             _rules(report, scenario, script.calls)
             report.fail("returns",
-                f"In {scenario.name}: max_rounds={scenario.max_rounds}, but the agents were called "
+                f"In {scenario.called}: max_rounds={scenario.max_rounds}, but the agents were called "
                 f"{len(script.calls)} times (the coder {coders} times) and run_team never returned. "
                 "Count rounds by calls to the coder and stop at max_rounds.")
             break
@@ -297,7 +297,7 @@ def _same_log_again(report, scenario, value, earlier):
         kept, copy_then = earlier
         # compared by identity, so no __eq__ of the learner's runs
         if len(kept) != len(copy_then) or any(a is not b for a, b in zip(kept, copy_then)):
-            report.fail("log", f"In {scenario.name}: the log your team returned for the call before changed during "
+            report.fail("log", f"In {scenario.called}: the log your team returned for the call before changed during "
                                "this one: it is the same list, kept between calls and emptied or extended each "
                                "time. Make a new log inside run_team on every call.")
     got, problem = _shape(value, scenario.max_rounds)
