@@ -31,6 +31,8 @@ CANNOT_RUN_HERE = {
                                                  "which the copy does not fetch (make test runs it)",
     "tests/models/test_real_model.py": "needs the real model and its server (make models: about 200 MB "
                                        "outside git, which the copy does not hold; make test runs it)",
+    "tests/models/test_record_runs.py": "records the shipped runs again with the real model (the same "
+                                        "200 MB outside git; make test runs it)",
 }
 
 
