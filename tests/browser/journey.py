@@ -79,8 +79,11 @@ class Journey:
         self.shot("attempt")
         driver.assert_ran_through(f"{page.name}: {self.site_path}", went_through, cells)
         shown = reports(cells)
-        stored = reports(json.loads(self.disk_path.read_text())["cells"])
-        assert sorted(shown) == sorted(stored), f"{page.name}: reports {shown}, stored {stored}"
+        # every exercise's report is there: the learner form stores none (tools/learner_form.py),
+        # so the titles come from the worked solutions' stored reports
+        solved = ROOT / "notebooks" / "solutions" / Path(self.site_path).name
+        stored = reports(json.loads(solved.read_text())["cells"]) if solved.exists() else {}
+        assert sorted(shown) == sorted(stored), f"{page.name}: reports {shown}, the solutions' {stored}"
         if replaced:
             wrong = [t for t, status in shown.items() if status == "not yet"]
             assert wrong, f"{page.name}: {self.site_path}: no report says 'not yet' for {replaced}: {shown}"
