@@ -26,9 +26,10 @@ LLM_SERVER := tools/llm-server/node_modules/.installed
 
 # Every test (tests/README.md): the linter, the CPython suite with its slow tests (a real model
 # among them), the notebooks against their stored outputs, then the engine inside Pyodide
-# (Node.js), then every notebook in a real browser.
+# (Node.js), then every notebook in a real browser. The CPython suite runs on every core, as
+# test-engine's does (the slow tests share no state either).
 test: lint $(NPM_STAMP) models
-	AGENT_TEAM_REAL_MODEL=1 $(PY) -m pytest tests --ignore=tests/browser
+	AGENT_TEAM_REAL_MODEL=1 $(PY) -m pytest tests --ignore=tests/browser -n auto
 	$(MAKE) --no-print-directory test-notebooks
 	$(MAKE) --no-print-directory test-pyodide test-browser
 
@@ -76,7 +77,7 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 # the learner's journey in Firefox ESR and WebKitGTK with and without SharedArrayBuffer (test_journey.py).
 test-browser: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS) models
 	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) \
-	  $(PY) -m pytest tests/browser
+	  $(PY) -m pytest tests/browser --durations=15
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)

@@ -96,7 +96,8 @@ def test_after_the_recipes_the_whole_suite_passes(copy):
     build = subprocess.run([sys.executable, "tools/notebooks.py", "build", *REBUILT], cwd=copy, env=env,
                            capture_output=True, text=True, timeout=1800)
     assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-3000:]
-    result = run_pytest(copy, "tests", *[f"--ignore={path}" for path in CANNOT_RUN_HERE], "-rfE")
+    # on every core, as `make test` runs the suite itself
+    result = run_pytest(copy, "tests", *[f"--ignore={path}" for path in CANNOT_RUN_HERE], "-rfE", "-n", "auto")
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
     # the new rows really were there to test
     ran = run_pytest(copy, "tests/engine/test_faults.py", "tests/course/test_course.py",
