@@ -20,7 +20,7 @@ import yaml
 
 import agent_team
 
-from course_notebooks import without_exercises
+from course_notebooks import WRONG_RUN_TEAM, without_exercises
 from agent_team.classroom import cli, node
 from agent_team.classroom.exercises import cell_tag
 from agent_team.classroom.node import RunnerError, find_pyodide
@@ -33,22 +33,6 @@ except RunnerError as err:
     PYODIDE, MISSING = None, str(err)
 pytestmark = [pytest.mark.skipif(bool(MISSING), reason=f"needs Node.js and Pyodide: {MISSING}"), pytest.mark.slow]
 
-WRONG = '''
-def run_team(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log = [("planner", plan)]
-    for _ in range(max_rounds):
-        code = coder(task, plan, "")          # never passes the feedback on
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if review.startswith("APPROVE"):
-            result = tester(code)
-            log.append(("tester", result))
-            if result.startswith("PASS"):
-                return code, log
-    return None, log
-'''
 HANGS = "def run_team(task, planner, coder, reviewer, tester, max_rounds):\n    while True:\n        pass\n"
 OWN_GATE = '''
 def gate(outcomes):
@@ -93,7 +77,7 @@ def graded(tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
     put(root, "ada/03_supervisor.ipynb", notebook(3))
     put(root, "ada/05_real_team.ipynb", notebook(5))
-    put(root, "ben/03_supervisor.ipynb", notebook(3, replace={"3.1": WRONG}))
+    put(root, "ben/03_supervisor.ipynb", notebook(3, replace={"3.1": WRONG_RUN_TEAM}))
     put(root, "ben/05_real_team.ipynb", notebook(5, solution=False))
     put(root, "cy/03_supervisor.ipynb", notebook(3, replace={"3.1": HANGS}))
     put(root, "cy/05_real_team.ipynb", notebook(5, replace={"5.1": COPIED_GATE}))

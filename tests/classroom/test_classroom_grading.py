@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from course_notebooks import WRONG_RUN_TEAM
+
 from agent_team.classroom import cli
 from agent_team.classroom.cli import grade, main
 from agent_team.classroom.exercises import EXERCISES, cell_tag
@@ -49,23 +51,6 @@ def _is(cell, exercise_id):
     name = next(e.defines for e in EXERCISES if e.id == exercise_id)
     return cell_tag(exercise_id) in tags or ("exercise" in tags and name in "".join(cell["source"]))
 
-
-WRONG_RUN_TEAM = '''
-def run_team(task, planner, coder, reviewer, tester, max_rounds):
-    plan = planner(task)
-    log = [("planner", plan)]
-    for _ in range(max_rounds):
-        code = coder(task, plan, "")          # never passes the feedback on
-        log.append(("coder", code))
-        review = reviewer(code)
-        log.append(("reviewer", review))
-        if review.startswith("APPROVE"):
-            result = tester(code)
-            log.append(("tester", result))
-            if result.startswith("PASS"):
-                return code, log
-    return None, log
-'''
 
 HOSTILE_WRITE = '''
 import os
