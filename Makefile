@@ -12,7 +12,9 @@ CHROMIUM   ?= /usr/bin/chromium
 FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
 XVFB          ?= /usr/bin/Xvfb
-ENGINES_DEPS  := $(CHROMIUM) $(FIREFOX) $(WEBKIT_DRIVER) $(XVFB)
+# What website/webkit_browser.py (the WebKit browser the driver starts) needs of Debian's python3.
+WEBKIT_TYPELIB ?= /usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib
+ENGINES_DEPS  := $(CHROMIUM) $(FIREFOX) $(WEBKIT_DRIVER) $(WEBKIT_TYPELIB) $(XVFB)
 PORT       ?= 8000
 APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
 
@@ -134,12 +136,14 @@ $(NPM_STAMP): package.json package-lock.json website/extension/package.json $(wi
 $(CHROMIUM):
 	$(APT_GET) update && $(APT_GET) install -y chromium
 
-# Firefox ESR (driven over WebDriver BiDi: tests/browser/bidi.py), WebKitGTK's WebDriver (it brings
-# MiniBrowser) and the virtual display MiniBrowser needs.
+# Firefox ESR (driven over WebDriver BiDi: tests/browser/bidi.py), WebKitGTK's WebDriver, WebKit2's
+# Python bindings for the browser it drives (website/webkit_browser.py) and the virtual display.
 $(FIREFOX):
 	$(APT_GET) update && $(APT_GET) install -y firefox-esr
 $(WEBKIT_DRIVER):
 	$(APT_GET) update && $(APT_GET) install -y webkit2gtk-driver
+$(WEBKIT_TYPELIB):
+	$(APT_GET) update && $(APT_GET) install -y python3-gi gir1.2-webkit2-4.1
 $(XVFB):
 	$(APT_GET) update && $(APT_GET) install -y xvfb
 

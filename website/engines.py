@@ -8,9 +8,10 @@ visit); `reload` is the learner coming back in the same profile.
 
 - chromium: Debian's Chromium through Playwright (as the rest of tests/browser);
 - firefox: Debian's Firefox ESR over WebDriver BiDi (bidi.py says why not a library);
-- webkit: WebKitGTK's MiniBrowser through Selenium and Debian's WebKitWebDriver, on a virtual X
-  display (MiniBrowser has no headless mode), with SharedArrayBuffer exposed as Safari exposes it
-  to an isolated page (JSC_useSharedArrayBuffer=1);
+- webkit: WebKitGTK through Selenium and Debian's WebKitWebDriver, in webkit_browser.py (a small
+  browser whose automation session keeps its website data on disk, as a Safari learner's does;
+  MiniBrowser's is ephemeral), on a virtual X display (WebKitGTK has no headless mode), with
+  SharedArrayBuffer exposed as Safari exposes it to an isolated page (JSC_useSharedArrayBuffer=1);
 - webkit-no-sab: the same as WebKitGTK ships it (GNOME Web): SharedArrayBuffer hidden.
 """
 
@@ -20,11 +21,15 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 WEBKIT_DRIVER = os.environ.get("WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
-MINIBROWSER = os.environ.get("MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+WEBKIT_BROWSER = str(Path(__file__).with_name("webkit_browser.py"))
+# What webkit_browser.py runs on: Debian's python3 with PyGObject and WebKit2 4.1's introspection data.
+WEBKIT_PYTHON = "/usr/bin/python3"
+WEBKIT_TYPELIB = os.environ.get("WEBKIT_TYPELIB", "/usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib")
 ENGINES = ("chromium", "firefox", "webkit", "webkit-no-sab")
 
 # Called in the page with the source of a function (or an expression) and its argument as JSON;
@@ -123,7 +128,7 @@ class FirefoxPage(_Page):
 
 
 class Display:
-    """A virtual X display (Xvfb) for MiniBrowser, started once and shared."""
+    """A virtual X display (Xvfb) for WebKitGTK's windows, started once and shared."""
 
     _proc = None
     _name = None
@@ -158,10 +163,19 @@ class WebKitPage(_Page):
         env["DISPLAY"] = Display.name()
         if shared_array_buffer:
             env["JSC_useSharedArrayBuffer"] = "1"
+        # A fresh profile (a first visit) that the page keeps until closed: a reload, or another
+        # address in the same page, is a return visit with the first one's Cache Storage on disk.
+        self.profile = tempfile.mkdtemp(prefix="agent-team-webkit-")
         options = Options()
-        options.binary_location = MINIBROWSER
+        options.binary_location = WEBKIT_BROWSER
         options.add_argument("--automation")
-        self.driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=WEBKIT_DRIVER, env=env))
+        options.add_argument(f"--profile={self.profile}")
+        options.set_capability("browserName", "agent-team-webkit")  # webkit_browser.py's NAME
+        try:
+            self.driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=WEBKIT_DRIVER, env=env))
+        except Exception:
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise
         self.driver.set_window_size(1280, 900)
         self.version = f"WebKitGTK {self.driver.capabilities.get('browserVersion')}"
 
@@ -188,7 +202,10 @@ class WebKitPage(_Page):
         return []  # WebKitWebDriver does not hand out the console
 
     def close(self):
-        self.driver.quit()
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
 
 
 class ChromiumPage(_Page):
@@ -240,9 +257,10 @@ def available(engine: str):
     """Why `engine` cannot run here (None: it can)."""
     from . import bidi
 
-    needs = {"firefox": [bidi.FIREFOX], "webkit": [WEBKIT_DRIVER, MINIBROWSER, "Xvfb"],
+    needs = {"firefox": [bidi.FIREFOX], "webkit": [WEBKIT_DRIVER, WEBKIT_PYTHON, WEBKIT_TYPELIB, "Xvfb"],
              "chromium": [os.environ.get("CHROMIUM", "/usr/bin/chromium")]}[engine.replace("-no-sab", "")]
-    missing = [n for n in needs if not shutil.which(n) and not os.access(n, os.X_OK)]
+    missing = [n for n in needs if not shutil.which(n)
+               and not os.access(n, os.R_OK if n.endswith(".typelib") else os.X_OK)]
     return f"not installed: {', '.join(missing)} (make test installs them)" if missing else None
 
 

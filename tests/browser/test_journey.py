@@ -29,16 +29,11 @@ PLAN = {
     "webkit": {"01_architecture.ipynb": ALL},
     "webkit-no-sab": {"01_architecture.ipynb": ALL},
 }
-# Known failures, strict: once one passes, the test fails and says to take it off.
-KNOWN = {
-    # WebKit's return visit is a plain start here ("none") because WebKitWebDriver drives MiniBrowser
-    # only with --automation, which gives it an ephemeral website data manager: after the reload the
-    # `agent-team-kernel` cache is still listed but holds no record. Not the site's doing: with the
-    # persistent store a Safari learner has, the return visit is restored (test_webkit_store.py).
-    # Strict, so a WebKit that keeps the entry under automation turns this red.
-    ("webkit", "return"): "WebKit: the return visit is not restored from the snapshot",
-    ("webkit-no-sab", "return"): "WebKit without SharedArrayBuffer: the return visit is not restored",
-}
+# Known failures, strict: once one passes, the test fails and says to take it off. None now. WebKit's
+# return visit was a plain start while the adapter drove MiniBrowser, whose automation mode makes
+# the website data store ephemeral; webkit_browser.py keeps it on disk, as a Safari learner's is
+# (docs/browsers.md), and the return visit is restored.
+KNOWN = {}
 # Known to fail some of the time (not strict: a pass is a pass). None now. WebKit's interrupted cell
 # replied "ok" in 2 of 6 journeys: the page sends SIGINT again a second later while the cell has
 # not replied, and one landing while WebKit was still writing the first KeyboardInterrupt's
