@@ -40,12 +40,17 @@ def manifest(out: Path) -> dict:
     return {"files": files, "immutable": immutable}
 
 
+def written(worker_source: str, site: dict) -> str:
+    """The service worker's source with `site` (manifest's form) in it."""
+    if worker_source.count(LINE) != 1:
+        sys.exit(f"{worker_source.count(LINE)} lines {LINE!r} in the service worker (expected 1): "
+                 "website/service-worker.js changed?")
+    return worker_source.replace(LINE, f"const SITE = {json.dumps(site, separators=(',', ':'))};")
+
+
 def patch(out: Path) -> dict:
     """Write the manifest into the built site's service worker; returns it."""
-    worker = out / WORKER
-    text = worker.read_text()
-    if text.count(LINE) != 1:
-        sys.exit(f"{worker}: {text.count(LINE)} lines {LINE!r} (expected 1): website/service-worker.js changed?")
     site = manifest(out)
-    worker.write_text(text.replace(LINE, f"const SITE = {json.dumps(site, separators=(',', ':'))};"))
+    worker = out / WORKER
+    worker.write_text(written(worker.read_text(), site))
     return site

@@ -33,7 +33,8 @@ JS_KEPT = """async () => {
   }
   return {files, bytes, usage: (await navigator.storage.estimate()).usage};
 }"""
-JS_MARK = "(mark) => window.jupyterapp.shell.currentWidget.content.model.cells.get(0).sharedModel.getSource().startsWith(mark)"
+JS_MARK = """(mark) => window.jupyterapp.shell.currentWidget.content.model.cells.get(0).sharedModel
+  .getSource().startsWith(mark)"""
 JS_ADD_MARK = """(mark) => {
   const cell = window.jupyterapp.shell.currentWidget.content.model.cells.get(0).sharedModel;
   cell.setSource(mark + '\\n' + cell.getSource());
@@ -85,7 +86,8 @@ def test_a_return_visit_works_with_the_server_down(request, browser, site_dir):
         assert page.evaluate(JS_BADGE, "1.1") == "passed", "the home page offline lost the progress"
         assert page.inner_text("#continue").startswith("Continue: Part 1")
         assert not guard.blocked, f"requests to other origins: {guard.blocked}"
-        print(f"online visit {online:.1f} s, offline return (part 1 idle, a cell, home) {time.monotonic() - offline:.1f} s")
+        print(f"online visit {online:.1f} s, offline return (part 1 idle, a cell, home) "
+              f"{time.monotonic() - offline:.1f} s")
     finally:
         page.context.close()
         server.server_close()
