@@ -23,8 +23,8 @@ _output/ and build/site/lite/ are deleted first. Steps:
 7. the start-up levers (website/levers.py; `--without` leaves some out): the notebook pages start
    the kernel's worker before JupyterLab loads (website/prewarm.py); a return visit restores the
    kernel's memory snapshot (website/snapshot.py); the site's service worker (JupyterLite's, with
-   a listener in front) isolates the pages (COOP/COEP) and lets the browser fetch the static files
-   itself (website/isolation.py);
+   listeners in front) isolates the pages (COOP/COEP) and keeps the site's files for a visit with
+   the server out of reach (website/isolation.py, website/offline.py);
 8. the learner's work (website/mywork.py): the published notebooks' versions and the home page's
    "my work" module (download, import, a newer published notebook) in mywork/;
 9. the course's home page at the site's root, in place of JupyterLite's redirect to lab/
