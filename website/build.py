@@ -23,13 +23,15 @@ _output/ and build/site/lite/ are deleted first. Steps:
 7. the start-up levers (website/levers.py; `--without` leaves some out): the notebook pages start
    the kernel's worker before JupyterLab loads (website/prewarm.py); a return visit restores the
    kernel's memory snapshot (website/snapshot.py); the site's service worker (JupyterLite's, with
-   a listener in front) isolates the pages (COOP/COEP) and lets the browser fetch the static files
-   itself (website/isolation.py);
+   listeners in front) isolates the pages (COOP/COEP) and keeps the site's files for a visit with
+   the server out of reach (website/isolation.py, website/offline.py);
 8. the learner's work (website/mywork.py): the published notebooks' versions and the home page's
    "my work" module (download, import, a newer published notebook) in mywork/;
 9. the course's home page at the site's root, in place of JupyterLite's redirect to lab/
    (website/home.py), with the recap sheet and the instructors' page beside it;
-10. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
+10. the list of the site's files for its service worker, which keeps them for a visit with the
+    server out of reach (website/offline.py; with the service-worker lever only);
+11. check the output (website/check.py): local pyodideUrl, lock hashes, no request to another origin.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import check, contents, home, isolation, levers, mywork, prewarm, wheels
+from . import check, contents, home, isolation, levers, mywork, offline, prewarm, wheels
 from .wheels import norm
 
 HERE = Path(__file__).resolve().parent
@@ -235,6 +237,8 @@ def main() -> None:
     page_settings = levers.apply(out, settings["loadPyodideOptions"], without=args.without)
     mywork.apply(out)
     home.publish(out, ROOT, page_settings)
+    if "isolation" in page_settings:
+        offline.patch(out)  # last: it lists every file the site has
     check.check_site(out, preload=PRELOAD)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"site built in {time.monotonic() - t0:.0f} s: {out} ({size / 1e6:.1f} MB, "

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from agent_team import course
 
+from . import labfetch
+
 TITLE = "A Team of Agents: Plan, Code, Review, Test"
 # What the course is and who it is for: README.md's opening, for a learner.
 TEACHES = ("An interactive course on orchestrating a team of role agents (a planner, a coder, a "
@@ -312,7 +314,8 @@ def publish(out: Path, root: Path, settings: dict) -> None:
     if lite.get("contentsStorageName"):
         extra["contentsStorageName"] = lite["contentsStorageName"]
     if "prewarm" in extra:
-        extra["prefetch"] = prefetch_list((out / "lab" / "index.html").read_text())
+        # The entry files, then the chunks a notebook's JupyterLab asks for (website/labfetch.py).
+        extra["prefetch"] = prefetch_list((out / "lab" / "index.html").read_text()) + labfetch.chunks(out)
     (out / "index.html").write_text(render(course_data(root / "notebooks"), extra))
     for name, (source, title) in SHEETS.items():
         (out / name).write_text(sheet(markdown((root / source).read_text(encoding="utf-8")), title))

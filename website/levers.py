@@ -17,8 +17,9 @@ LEVERS = {
                "site plugin's start at activation); without it the kernel starts its worker when created",
     "snapshot": "a return visit restores the kernel's memory snapshot taken on the first "
                 "(website/snapshot.py)",
-    "service-worker": "the site's service worker lets the browser fetch static files and isolates the "
-                      "pages (COOP/COEP); without it, JupyterLite's own worker, and no Interrupt",
+    "service-worker": "the site's service worker isolates the pages (COOP/COEP) and keeps the site's files "
+                      "for a visit with the server out of reach (website/offline.py); without it, "
+                      "JupyterLite's own worker, no Interrupt and no offline return",
 }
 
 

@@ -1,15 +1,30 @@
-/* The site's service worker: JupyterLite's own (imported below, unchanged) with two listeners
- * that run before its own (website/isolation.py):
+/* The site's service worker: JupyterLite's own (imported below, unchanged) with listeners that run
+ * before its own (website/isolation.py, website/offline.py):
  *
  * - pages and worker scripts of the site get the two headers that make a page cross-origin
  *   isolated (Kernel -> Interrupt needs a SharedArrayBuffer), which static hosts such as GitHub
  *   Pages cannot send;
- * - every other file of the site is left to the browser: JupyterLite's worker would fetch each
- *   one itself (its cache is off by default), pure overhead, and on a busy 2-core machine its
- *   thread was seen to hold back the kernel's wheel downloads for seconds.
+ * - every file of the site a page or the kernel asks for is kept in Cache Storage
+ *   (`agent-team-site`), so that a later visit works with the server out of reach (a train, a
+ *   server that is down). Two rules, so that a newly published site is never hidden behind the
+ *   kept one:
+ *   - a file whose name carries a hash of its content (JupyterLab's chunks, the plugin's files:
+ *     SITE.immutable, listed by the build) never changes under its name: taken from the cache, no
+ *     request at all;
+ *   - everything else (the pages, JSON, the notebooks, Pyodide, the wheels) asks the server first,
+ *     with the kept copy's validators (so an unchanged file costs a 304, not its bytes), and falls
+ *     back to the kept copy only when the server cannot be reached. Online, a page is always the
+ *     newest one, and it names the hashed files of its own build.
+ *   A file not kept yet is fetched as the browser would (its HTTP cache answers what the home page
+ *   prefetched: no byte twice), then kept. Later revalidations bypass the HTTP cache (the kept copy
+ *   is the one copy). Kept responses are stored as the server sent them and given the isolation
+ *   headers when served, like fresh ones.
+ * - when a build with other files is installed (the list below changes, so the browser installs
+ *   this worker anew), the kept files the new build no longer has are deleted.
  *
- * What JupyterLite's worker is for (its /api/ paths: the kernel's files, input(), heartbeat)
- * and anything of another origin still goes to it.
+ * What JupyterLite's worker is for (its /api/drive and /api/stdin paths: the kernel's files,
+ * input(); the heartbeat), other methods, and anything of another origin still go to it. The
+ * kernel's memory snapshot has its own cache (`agent-team-kernel`, snapshot.ts), never touched here.
  */
 'use strict';
 
@@ -18,22 +33,98 @@ const ISOLATION = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 const CACHING = new URL(location.href).searchParams.get('enableCache') === 'true';
+const KEPT = 'agent-team-site';
+// The site's files, relative to its root, and those named by a hash of their content: written by
+// the build (website/offline.py); this line must stay one line.
+const SITE = { files: [], immutable: [] };
+const FILES = new Set(SITE.files);
+const IMMUTABLE = new Set(SITE.immutable);
+const ROOT = new URL('./', location.href);
+const JUPYTERLITES = /\/api\/(drive|stdin|service-worker-heartbeat)/;
+
+/** The site's file a URL names ('' if none): relative to the root, a folder meaning its index.html. */
+function siteFile(url) {
+  if (url.origin !== ROOT.origin || !url.pathname.startsWith(ROOT.pathname)) {
+    return '';
+  }
+  let path;
+  try {
+    path = decodeURIComponent(url.pathname.slice(ROOT.pathname.length));
+  } catch {
+    return '';
+  }
+  if (path === '' || path.endsWith('/')) {
+    path += 'index.html';
+  }
+  return FILES.has(path) ? path : '';
+}
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== location.origin || url.pathname.includes('/api/')) {
+  if (request.method !== 'GET' || url.origin !== location.origin || JUPYTERLITES.test(url.pathname)) {
     return; // JupyterLite's
   }
   const isolate = request.mode === 'navigate' || request.destination === 'worker';
+  const file = request.headers.has('range') ? '' : siteFile(url);
   if (!isolate && CACHING) {
     return; // JupyterLite's cache, when a site turns it on
   }
   event.stopImmediatePropagation();
-  if (isolate) {
+  if (file) {
+    const served = kept(event, file);
+    event.respondWith(isolate ? served.then(isolated) : served);
+  } else if (isolate) {
     event.respondWith(fetch(request).then(isolated));
   }
+  // else: left to the browser (JupyterLite's worker would only fetch it itself)
 });
+
+async function kept(event, file) {
+  const request = event.request;
+  const cache = await caches.open(KEPT);
+  // A page is the same whatever its query (lab/index.html?path=...): kept once, by its file.
+  const key = request.mode === 'navigate' ? new URL(file, ROOT).href : request.url;
+  const stored = await cache.match(key);
+  if (stored && IMMUTABLE.has(file)) {
+    return stored;
+  }
+  let response;
+  try {
+    response = stored ? await fetch(revalidation(request, stored)) : await fetch(request);
+  } catch (error) {
+    if (stored) {
+      return stored; // the server is out of reach: the kept copy
+    }
+    throw error;
+  }
+  if (stored && response.status === 304) {
+    return stored;
+  }
+  if (response.status === 200 && response.type === 'basic') {
+    event.waitUntil(cache.put(key, response.clone()).catch((error) =>
+      console.warn('agent_team: not kept for offline use', file, error)));
+  }
+  return response;
+}
+
+/** The request again, asking the server only for a newer copy than `stored` (a 304 otherwise),
+ *  past the HTTP cache: the kept copy is the one copy. */
+function revalidation(request, stored) {
+  const headers = new Headers();
+  const etag = stored.headers.get('etag');
+  const modified = stored.headers.get('last-modified');
+  if (etag) {
+    headers.set('if-none-match', etag);
+  }
+  if (modified) {
+    headers.set('if-modified-since', modified);
+  }
+  return new Request(request.url, {
+    headers, cache: 'no-store', credentials: 'same-origin',
+    redirect: request.mode === 'navigate' ? 'manual' : request.redirect,
+  });
+}
 
 function isolated(response) {
   if (!response.status) {
@@ -49,5 +140,16 @@ function isolated(response) {
     headers,
   });
 }
+
+// A new build: drop what only older builds had (before JupyterLite's own activation claims the pages).
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.open(KEPT).then(async (cache) => {
+    for (const request of await cache.keys()) {
+      if (!siteFile(new URL(request.url))) {
+        await cache.delete(request);
+      }
+    }
+  }));
+});
 
 importScripts('./service-worker.js');

@@ -4,9 +4,14 @@
  * Once the page has loaded and the browser is idle (never before: the page comes first), and
  * unless the browser asks to save data or the learner stops it:
  * 1. the site's service worker is registered (no reload: the home page needs no isolation), so the
- *    first notebook page is isolated from its start instead of reloading itself once;
- * 2. JupyterLab's entry files are prefetched (`<link rel=prefetch>`: the browser's lowest priority),
- *    by the exact URLs the notebook pages name, so the same requests find them in the HTTP cache;
+ *    first notebook page is isolated from its start instead of reloading itself once; once it is in
+ *    control (at most CONTROL_MS), the files this page loaded before it are asked for again through
+ *    it, so that it keeps them and the home page opens with the server out of reach (the HTTP
+ *    cache answers: no byte twice);
+ * 2. JupyterLab's entry files and the chunks a notebook page fetches (website/labfetch.py) are
+ *    prefetched, two at a time, at low priority (`priority: 'low'`), by the exact URLs the notebook
+ *    page asks for, so its requests find them kept (service worker) or in the HTTP cache; `cancel()`
+ *    aborts what is left;
  * 3. the kernel's worker boots, with the steps and files the notebook page's own early start uses
  *    (worker.ts): Pyodide, the wheels, the kernel's imports, and then, as on any first visit, the
  *    kernel's memory snapshot (snapshot.ts) in Cache Storage. The notebook opened next finds it and
@@ -35,6 +40,10 @@ export interface IWarm {
 const STORE_MS = 120_000;
 // How long a notebook link followed during the store waits for it.
 const HOLD_MS = 4_000;
+// How long to wait for the service worker to control this page before going on without it.
+const CONTROL_MS = 5_000;
+// Prefetches at a time: enough to keep the line busy, few enough to leave room for the kernel's files.
+const PREFETCHES = 2;
 
 const LINES: Record<string, string> = {
   warming: 'Getting Python ready in the background while you read (a download of about 28 MB, once)…',
@@ -56,8 +65,47 @@ const idle = () => new Promise<void>((resolve) => {
   }
 });
 
+/** Once the site's service worker controls this page (false if not within CONTROL_MS). */
+function controlled(): Promise<boolean> {
+  const container = navigator.serviceWorker;
+  if (container.controller) {
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve) => {
+    container.addEventListener('controllerchange', () => resolve(true), { once: true });
+    setTimeout(() => resolve(!!container.controller), CONTROL_MS);
+  });
+}
+
+/** Fetch `urls` (a few at a time, low priority, read to the end so that they are kept). */
+async function fetchAll(urls: string[], signal: AbortSignal): Promise<void> {
+  const queue = [...urls];
+  const one = async (): Promise<void> => {
+    for (let url = queue.shift(); url && !signal.aborted; url = queue.shift()) {
+      try {
+        const response = await fetch(url, { signal, credentials: 'same-origin', priority: 'low' } as RequestInit);
+        await response.arrayBuffer();
+      } catch (error) {
+        if (!signal.aborted) {
+          console.info('agent_team: not prefetched', url, String(error).slice(0, 120));
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: PREFETCHES }, one));
+}
+
+/** This page and what it loaded before the service worker controlled it (same origin only). */
+function thisPagesFiles(): string[] {
+  const files = performance.getEntriesByType('resource')
+    .filter((entry) => !['fetch', 'xmlhttprequest', 'beacon'].includes((entry as PerformanceResourceTiming).initiatorType))
+    .map((entry) => entry.name);
+  return [location.href, ...files].filter((url) => new URL(url).origin === location.origin);
+}
+
 export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefetch: string[], line: HTMLElement | null): IWarm {
   const root = new URL('./', document.baseURI);
+  const aborts = new AbortController();
   let worker: Worker | null = null;
   let finish = (_: string) => {};
   const warming: IWarm = { state: 'waiting', cancel: () => end('cancelled'), done: new Promise((r) => (finish = r)) };
@@ -77,6 +125,9 @@ export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefet
     }
   };
   const end = (state: string) => {
+    if (state === 'cancelled') {
+      aborts.abort(); // the prefetches left (they go on once the kernel is ready: the notebook needs them)
+    }
     if (['ready', 'downloaded', 'skipped', 'cancelled', 'failed'].includes(warming.state)) {
       return;
     }
@@ -110,14 +161,18 @@ export function warm(config: IPrewarm, isolation: IIsolation | undefined, prefet
       return;
     }
     if (isolation && serviceWorkers()) {
-      register(isolation, root).catch((error) => console.warn('agent_team: no service worker yet', error));
+      const inControl = await register(isolation, root).then(controlled, (error) => {
+        console.warn('agent_team: no service worker yet', error);
+        return false;
+      });
+      if (inControl) {
+        fetchAll(thisPagesFiles(), aborts.signal); // kept for a visit with the server out of reach
+      }
     }
-    for (const href of prefetch) {
-      const link = document.createElement('link');
-      link.rel = 'prefetch';
-      link.href = new URL(href, root).href;
-      document.head.appendChild(link);
+    if (warming.state !== 'waiting') {
+      return;
     }
+    fetchAll(prefetch.map((href) => new URL(href, root).href), aborts.signal);
     const pyodideUrl = new URL('static/pyodide/pyodide.mjs', root).href;
     const indexUrl = pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
     const where = await snapshot.place(indexUrl).catch(() => null);
