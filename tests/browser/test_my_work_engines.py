@@ -1,11 +1,11 @@
 """The learner's work in Firefox and WebKit (test_my_work.py is the whole of it in Chromium): one
 walk each, without the kernel (WebKit's first visits are slow): save a part in JupyterLab, the site
-publishes a newer one and the notebook says so; on the home page, straight after JupyterLab saved
-(no wait: storage.ts says why WebKit once hung there), keep mine, then update (exercise code
-carried, old copy kept), then reset (the published version back, a copy kept); download the work;
-in a fresh profile a bad zip changes nothing, the zip restores the notebooks and the progress, and
-a zip over work changed since asks: cancel changes nothing, yes keeps a copy. AGENT_TEAM_ENGINES
-picks the engines (default firefox,webkit).
+publishes a newer one; on the home page, straight after JupyterLab (no wait: storage.ts says why
+WebKit once hung there), keep mine, then update (exercise code carried, old copy kept), then reset
+(the published version back, a copy kept); download the work; in a fresh profile a bad zip changes
+nothing, the zip restores the notebooks and the progress, and a zip over work changed since asks:
+cancel changes nothing, yes keeps a copy. AGENT_TEAM_ENGINES picks the engines (default
+firefox,webkit).
 """
 
 from __future__ import annotations
@@ -49,16 +49,12 @@ def test_work_survives_an_update_and_moves_to_a_fresh_profile(request, site_url,
         page = pages[0]
         my_work.open_lab(page, site_url, PART)
         my_work.edit_and_save(page, MINE)
+        assert page.evaluate(JS_SAVE_PROGRESS, json.dumps(PROGRESS, indent=1))
         stub = exercise_source(json.loads((site_dir / "files" / PART).read_text()))
         with my_work.published_again(site_dir, PART) as publish:
             v2 = publish(lambda nb: nb["cells"].insert(0, {"cell_type": "markdown", "id": "new", "metadata": {},
                                                            "source": "PUBLISHED AGAIN"}))
             published = v2["metadata"]["agent_team"]["published"]
-            my_work.open_lab(page, site_url, PART)  # the notebook says so (survive.ts): no kernel run
-            page.wait_for_function(f"() => [...document.querySelectorAll('#agent-team-notices .agent-team-notice')]"
-                                   f".some((l) => l.textContent.includes('newer version of {PART}'))",
-                                   timeout=my_work.PAGE_SECONDS * 1000)
-            assert page.evaluate(JS_SAVE_PROGRESS, json.dumps(PROGRESS, indent=1))
             my_work.open_home(page, site_url, home)
             assert my_work.part_state(page, PART) == "newer"
             said = my_work.click_part(page, PART, "keep")  # the first write, right after JupyterLab
