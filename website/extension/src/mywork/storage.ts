@@ -7,10 +7,15 @@
  * JupyterLab reads them as its own. Each call opens and closes the database, so localforage can
  * always upgrade it.
  *
- * A write that the browser leaves waiting is given up after STORAGE_SECONDS (aborted: nothing
- * half-written) with a message to try again: in WebKit, a write on the home page right after
- * JupyterLab saved and the learner left it waited for good about 1 time in 4 (2026-12-01), the
- * page's buttons stuck.
+ * Before its first write, the page upgrades the database by one version, changing nothing in it:
+ * WebKit (2.50, 2026-12-01) keeps a JupyterLab page the learner just left in its back/forward
+ * cache with a read-write transaction of that page suspended, and every later read-write
+ * transaction on the database waits behind it for good (reads go on: the home page showed the
+ * parts, then its first write hung, 3 runs of 3). The upgrade closes the cached page's
+ * connection, which ends that transaction (then 2 of 2 and the walks' runs wrote at once); a live
+ * JupyterLab tab closes its connection on the `versionchange` (localforage does) and reopens it.
+ * A write that still waits is given up after `limits.storageSeconds` (aborted: nothing
+ * half-written) with a message to try again.
  */
 
 import type { IFiles } from './parts';
@@ -28,6 +33,16 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 
 function open(name: string, version?: number): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
+    // Blocked: another tab holds a connection and has not closed it on `versionchange` (yet).
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('the browser storage is busy: close the other tabs of this site and try again'));
+    }, limits.storageSeconds * 1000);
+    const settle = (act: () => void) => () => {
+      clearTimeout(timer);
+      act();
+    };
     const req = version ? indexedDB.open(name, version) : indexedDB.open(name);
     req.onupgradeneeded = () => {
       for (const store of STORES) {
@@ -36,13 +51,16 @@ function open(name: string, version?: number): Promise<IDBDatabase> {
         }
       }
     };
-    req.onsuccess = () => {
+    req.onsuccess = settle(() => {
+      if (late) { // given up on: let go, so as not to block the next upgrade
+        req.result.close();
+        return;
+      }
       // localforage adds its stores as it needs them, each an upgrade: never be in its way.
       req.result.onversionchange = () => req.result.close();
       resolve(req.result);
-    };
-    req.onerror = () => reject(req.error);
-    req.onblocked = () => reject(new Error('the browser storage is busy: close the other tabs of this site and try again'));
+    });
+    req.onerror = settle(() => reject(req.error));
   });
 }
 
@@ -52,18 +70,22 @@ export class BrowserFiles implements IFiles {
     this.name = `JupyterLite Storage - ${new URL(root).pathname}`;
   }
 
-  private async db(): Promise<IDBDatabase> {
+  /** The database; upgraded by one version if it lacks the store (made by someone else without
+   *  it: add it) or, before this page's first write, to release pages in the back/forward cache. */
+  private async db(write: boolean): Promise<IDBDatabase> {
     const db = await open(this.name);
-    if (db.objectStoreNames.contains('files')) {
+    if (db.objectStoreNames.contains('files') && !(write && !this.released)) {
       return db;
     }
-    const version = db.version + 1; // made by someone else without the store: add it
+    const version = db.version + 1;
     db.close();
-    return open(this.name, version);
+    const upgraded = await open(this.name, version);
+    this.released ||= write;
+    return upgraded;
   }
 
   private async with<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => Promise<T>): Promise<T> {
-    const db = await this.db();
+    const db = await this.db(mode === 'readwrite');
     try {
       const tx = db.transaction('files', mode);
       const done = new Promise<void>((resolve, reject) => {
@@ -145,6 +167,7 @@ export class BrowserFiles implements IFiles {
   }
 
   private readonly name: string;
+  private released = false; // whether this page upgraded the database before writing
 }
 
 function asText(model: any): string {
