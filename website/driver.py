@@ -168,7 +168,9 @@ JS_EXECUTE = """async ([code, seconds]) => {
   };
   const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
   const reply = await Promise.race([future.done, timeout]);
-  return {status: reply ? reply.content.status : `no reply within ${seconds} s`, out};
+  // without a reply, what the kernel looked like then: the one trace a kernel that stopped answering leaves
+  return {status: reply ? reply.content.status
+    : `no reply within ${seconds} s (kernel ${kernel.status}, ${kernel.connectionStatus})`, out};
 }"""
 
 

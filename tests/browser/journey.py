@@ -12,7 +12,9 @@ Steps (each returns what it measured; test_journey.py says which run where):
   where there is none, the page says in one line that Interrupt is not available;
 - interrupt_reply: the interrupted cell's reply is a KeyboardInterrupt (the learner is told);
 - return: save, reload (a return visit, same profile): the kernel comes back restored from the
-  snapshot the first visit stored and answers, and the saved cells and reports are all there.
+  snapshot the first visit stored and answers, and the saved cells and reports are all there;
+- home: the course's home page, opened next, shows each exercise as the notebook's last grader
+  report left it (read from the browser's storage: the record the progress widget shows).
 Everything goes through page.evaluate, with lite's JavaScript snippets; the kernel's worker is read
 from the kernel itself (`js` in Pyodide is the worker's global scope), not through a driver.
 """
@@ -42,6 +44,10 @@ RUN_ALL_SECONDS = 300
 # What Interrupt needs (as site/extension/src/capabilities.ts's sharedMemory() checks it).
 JS_SHARED_MEMORY = """() => !!globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
   && typeof Atomics === 'object' && typeof Atomics.waitAsync === 'function'"""
+# Each exercise's badge on the home page (website/home.py draws them, page/home.ts fills them in).
+JS_HOME_BADGES = """(ids) => ids.map((id) => {
+  const badge = document.querySelector(`[data-exercise="${id}"] [data-status]`);
+  return badge && badge.textContent; })"""
 # A line of the page (the site's own message) saying Interrupt is not available and what to do.
 JS_NO_INTERRUPT_LINE = r"""() => document.body.innerText.split('\n')
   .filter(l => /interrupt/i.test(l) && /restart/i.test(l) && l.length < 300)"""
@@ -104,6 +110,23 @@ class Journey:
         assert reports(cells) == reports(saved), f"{page.name}: reports {reports(cells)}, saved {reports(saved)}"
         after = driver.execute(page, "print(1 + 1)")
         assert after == {"status": "ok", "out": "2\n"}, f"{page.name}: the restored kernel: {after}"
+
+    def home(self):
+        """The home page after the work: each exercise's badge says what its last report said."""
+        page = self.page
+        last = {title.split()[1].rstrip(":"): status for title, status in reports(driver.cells(page)).items()
+                if title.startswith("Exercise ")}
+        if not last:
+            return  # a notebook with no graded exercise
+        page.goto(self.base_url)
+        page.wait_for_function("() => window.__agentTeamHome && window.__agentTeamHome.record", timeout=30_000)
+        ids = sorted(last)
+        badges = dict(zip(ids, page.evaluate(JS_HOME_BADGES, ids)))
+        self.shot("home")
+        for exercise, status in last.items():
+            badge = badges[exercise] or ""
+            ok = badge == "passed" if status == "passed" else badge.startswith(("not yet (", "passed before"))
+            assert ok, f"{page.name}: exercise {exercise}'s last report says {status!r}, the home page {badge!r}"
 
     def loop(self):
         """An endless loop in the exercise: run all ends anyway, the kernel keeps SENTINEL."""

@@ -21,11 +21,11 @@ import pytest
 from website import engines
 
 LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
-ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return")
+ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return", "home")
 # engine: {notebook, or "*" for the others: the steps it runs}
 PLAN = {
     "chromium": {"*": ALL},
-    "firefox": {"*": ("open", "attempt", "return"), "01_architecture.ipynb": ALL, "02_policies.ipynb": ALL},
+    "firefox": {"*": ("open", "attempt", "return", "home"), "01_architecture.ipynb": ALL, "02_policies.ipynb": ALL},
     "webkit": {"01_architecture.ipynb": ALL},
     "webkit-no-sab": {"01_architecture.ipynb": ALL},
 }
@@ -75,7 +75,7 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
     trip = journey.Journey(page, site_url, site_path)
     done = []
     run = {"open": trip.open, "attempt": trip.attempt, "loop": trip.loop, "interrupt": trip.interrupt,
-           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit}
+           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit, "home": trip.home}
     failed_as_known, passes_now = [], []
     try:
         for step in steps:

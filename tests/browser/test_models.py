@@ -89,6 +89,26 @@ def firefox(site_url, faults):
         page.close()
 
 
+class _Log:
+    """Firefox's console so far, read when a failed test's report is written (conftest.py)."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def __bool__(self):
+        return True
+
+    def __iter__(self):
+        return iter(self.page.log())
+
+
+@pytest.fixture(autouse=True)
+def firefox_log(request):
+    """Under a failed Firefox test, the module's Firefox page's console (it outlives the test)."""
+    if "firefox" in request.fixturenames:
+        request.node.page_log = _Log(request.getfixturevalue("firefox"))
+
+
 def test_cross_origin_calls_from_the_kernel_a_reply_a_cors_refusal_a_timeout(page, faults):
     """One page for the three (opening a notebook in a fresh context is most of a test's time)."""
     check_cross_origin(page, faults)
