@@ -15,10 +15,14 @@
  *     with the kept copy's validators (so an unchanged file costs a 304, not its bytes), and falls
  *     back to the kept copy only when the server cannot be reached. Online, a page is always the
  *     newest one, and it names the hashed files of its own build.
- *   A file not kept yet is fetched as the browser would (its HTTP cache answers what the home page
- *   prefetched: no byte twice), then kept. Later revalidations bypass the HTTP cache (the kept copy
- *   is the one copy). Kept responses are stored as the server sent them and given the isolation
- *   headers when served, like fresh ones.
+ *   A file not kept yet is left to the browser, as if there were no worker: passing ~28 MB through
+ *   the worker's thread while the kernel starts cost a first visit 0.6-0.9 s (bench/README.md).
+ *   It is kept later, once the site has asked for nothing for QUIET_MS, from the browser's HTTP
+ *   cache (`only-if-cached`: no byte fetched twice; only a file the HTTP cache does not hold is
+ *   fetched again). Pages and worker scripts, which pass through the worker anyway for their
+ *   headers, are kept at once. Later revalidations bypass the HTTP cache (the kept copy is the one
+ *   copy). Kept responses are stored as the server sent them and given the isolation headers when
+ *   served, like fresh ones.
  * - when a build with other files is installed (the list below changes, so the browser installs
  *   this worker anew), the kept files the new build no longer has are deleted.
  *
@@ -41,6 +45,16 @@ const FILES = new Set(SITE.files);
 const IMMUTABLE = new Set(SITE.immutable);
 const ROOT = new URL('./', location.href);
 const JUPYTERLITES = /\/api\/(drive|stdin|service-worker-heartbeat)/;
+// How long the site must ask for nothing before the files left to the browser are kept.
+const QUIET_MS = 3000;
+
+// The URLs kept, read once when the worker starts: the fetch listener must decide at once whether
+// to answer. Until it is read, every site file takes the answering path (kept()).
+let index = null;
+caches.open(KEPT).then((cache) => cache.keys())
+  .then((requests) => { index = new Set(requests.map((request) => request.url)); }, () => { index = new Set(); });
+const waiting = new Map(); // key -> URL: left to the browser, to be kept from its HTTP cache
+let quiet = null; // {timer, done, resolve} while files wait
 
 /** The site's file a URL names ('' if none): relative to the root, a folder meaning its index.html. */
 function siteFile(url) {
@@ -72,7 +86,14 @@ self.addEventListener('fetch', (event) => {
   }
   event.stopImmediatePropagation();
   if (file) {
-    const served = kept(event, file);
+    // A page is the same whatever its query (lab/index.html?path=...): kept once, by its file.
+    const key = request.mode === 'navigate' ? new URL(file, ROOT).href : request.url;
+    stir(event);
+    if (!isolate && index && !index.has(key)) {
+      keepLater(event, key, request.url); // the browser fetches it now, as without a worker
+      return;
+    }
+    const served = kept(event, file, key);
     event.respondWith(isolate ? served.then(isolated) : served);
   } else if (isolate) {
     event.respondWith(fetch(request).then(isolated));
@@ -80,11 +101,9 @@ self.addEventListener('fetch', (event) => {
   // else: left to the browser (JupyterLite's worker would only fetch it itself)
 });
 
-async function kept(event, file) {
+async function kept(event, file, key) {
   const request = event.request;
   const cache = await caches.open(KEPT);
-  // A page is the same whatever its query (lab/index.html?path=...): kept once, by its file.
-  const key = request.mode === 'navigate' ? new URL(file, ROOT).href : request.url;
   const stored = await cache.match(key);
   if (stored && IMMUTABLE.has(file)) {
     return stored;
@@ -102,10 +121,63 @@ async function kept(event, file) {
     return stored;
   }
   if (response.status === 200 && response.type === 'basic') {
-    event.waitUntil(cache.put(key, response.clone()).catch((error) =>
+    event.waitUntil(cache.put(key, response.clone()).then(() => index && index.add(key), (error) =>
       console.warn('agent_team: not kept for offline use', file, error)));
   }
   return response;
+}
+
+/** A site file was asked for: what waits to be kept waits QUIET_MS more (the kernel is starting). */
+function stir(event) {
+  if (quiet) {
+    clearTimeout(quiet.timer);
+    quiet.timer = setTimeout(keepWaiting, QUIET_MS);
+    event.waitUntil(quiet.done);
+  }
+}
+
+function keepLater(event, key, url) {
+  waiting.set(key, url);
+  if (!quiet) {
+    quiet = { timer: setTimeout(keepWaiting, QUIET_MS) };
+    quiet.done = new Promise((resolve) => (quiet.resolve = resolve));
+  }
+  event.waitUntil(quiet.done); // the browser keeps the worker alive until they are kept
+}
+
+/** Keep what waits, one file at a time, from the HTTP cache (never from the network). */
+async function keepWaiting() {
+  const ended = quiet;
+  quiet = null;
+  try {
+    const cache = await caches.open(KEPT);
+    const batch = [...waiting];
+    waiting.clear();
+    for (const [key, url] of batch) {
+      try {
+        // Not in the HTTP cache (evicted, or none: a browser driven with request interception has
+        // it off): fetched again, the one case that costs its bytes twice.
+        const response = await fetch(fromHttpCache(url)).catch(() =>
+          fetch(new Request(url, { cache: 'force-cache', credentials: 'same-origin' })));
+        if (response.status === 200 && response.type === 'basic') {
+          await cache.put(key, response);
+          index?.add(key);
+        }
+      } catch {
+        // out of reach now: a later visit keeps it
+      }
+    }
+  } finally {
+    ended.resolve();
+  }
+}
+
+function fromHttpCache(url) {
+  try {
+    return new Request(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'same-origin' });
+  } catch {
+    return new Request(url, { cache: 'force-cache', credentials: 'same-origin' }); // no only-if-cached here
+  }
 }
 
 /** The request again, asking the server only for a newer copy than `stored` (a 304 otherwise),
@@ -147,6 +219,7 @@ self.addEventListener('activate', (event) => {
     for (const request of await cache.keys()) {
       if (!siteFile(new URL(request.url))) {
         await cache.delete(request);
+        index?.delete(request.url);
       }
     }
   }));

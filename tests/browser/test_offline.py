@@ -41,6 +41,19 @@ JS_ADD_MARK = """(mark) => {
 }"""
 
 
+def wait_kept(page, seconds=60, still=6):
+    """What the service worker keeps, once it has kept nothing more for `still` s (it keeps the
+    files a first visit left to the browser after the site has been quiet: service-worker.js)."""
+    deadline = time.monotonic() + seconds
+    kept, since = page.evaluate(JS_KEPT), time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - since < still:
+        time.sleep(1)
+        now = page.evaluate(JS_KEPT)
+        if now["files"] != kept["files"]:
+            kept, since = now, time.monotonic()
+    return kept
+
+
 def site_path(url, base):
     return url[len(base):] if url.startswith(base) else None
 
@@ -67,7 +80,7 @@ def test_a_return_visit_works_with_the_server_down(request, browser, site_dir):
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function("() => !(" + driver.JS_MODIFIED + ")()", timeout=30_000)
         check_prefetch(prefetched, [site_path(u, base) for u in asked if site_path(u, base)])
-        kept = page.evaluate(JS_KEPT)
+        kept = wait_kept(page)
         print(f"kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB "
               f"(the origin's storage: {kept['usage'] / 1e6:.1f} MB)")
         online = time.monotonic() - start

@@ -53,28 +53,37 @@ def test_a_page_asks_the_server_first_and_falls_back_to_the_kept_copy():
 
 
 @needs_node
-def test_a_hashed_file_is_taken_from_the_cache_without_asking():
-    first, again = run([
+def test_a_file_not_kept_yet_is_left_to_the_browser_and_kept_from_its_http_cache():
+    first, again, wasm = run([
         {"request": CHUNK, "network": {"status": 200, "body": "chunk", "lastModified": T1}},
         {"request": CHUNK, "network": {"status": 200, "body": "not asked", "lastModified": T2}},
+        {"request": {"path": "static/pyodide/pyodide.asm.wasm"}, "network": {"status": 200, "body": "wasm"}},
     ])
-    assert first["body"] == "chunk" and first["coop"] is None, "a script that is no worker needs no headers"
-    assert again["body"] == "chunk" and again["sent"] == []
+    assert not first["handled"], "a first visit's files do not pass through the worker (its start-up)"
+    assert [s["cache"] for s in first["sent"]] == ["only-if-cached"], \
+        "kept afterwards from the HTTP cache, never fetched twice"
+    assert again["handled"] and again["body"] == "chunk" and again["sent"] == [], \
+        "a hashed file, once kept, is taken from the cache without asking"
+    assert again["coop"] is None, "a script that is no worker needs no headers"
+    assert not wasm["handled"] and [s["cache"] for s in wasm["sent"]] == ["only-if-cached"]
 
 
 @needs_node
 def test_what_the_worker_leaves_alone_or_cannot_serve():
-    drive, foreign, ranged, missing, error = run([
+    drive, foreign, ranged, missing, down, later = run([
         {"request": {"path": "api/drive.v1", "method": "GET"}, "network": {"status": 200, "body": "x"}},
         {"request": {"path": "not/a/site/file.js"}, "network": {"status": 200, "body": "x"}},
         {"request": {**CHUNK, "headers": {"range": "bytes=0-1"}}, "network": {"status": 206, "body": "x"}},
         {"request": {"path": "static/pyodide/pyodide.asm.wasm"}, "network": {"status": 404, "body": "gone"}},
         {"request": {"path": "static/pyodide/pyodide.asm.wasm"}},
+        {"request": {"path": "static/pyodide/pyodide.asm.wasm"}, "network": {"status": 200, "body": "wasm"}},
     ])
-    assert not drive["handled"], "JupyterLite's own paths are its worker's"
+    assert not drive["handled"] and not drive["sent"], "JupyterLite's own paths are its worker's"
     assert not foreign["handled"] and not ranged["handled"], "only whole files of the site are kept"
-    assert missing["status"] == 404
-    assert error["handled"] and "Failed to fetch" in error["error"], "a 404 is never kept; nothing kept: the error"
+    assert not foreign["sent"] and not ranged["sent"]
+    assert not missing["handled"] and not down["handled"], "nothing kept: the browser's own answer, or error"
+    assert not later["handled"] and [s["cache"] for s in later["sent"]] == ["only-if-cached"], \
+        "a 404 or a failed fetch is never kept: the file is kept once it is fetched whole"
 
 
 @needs_node

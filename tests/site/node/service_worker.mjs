@@ -4,7 +4,9 @@
 //                                        {"build": i, "activate": true}]}
 // Every build shares one Cache Storage (a new build installed over an older one). Prints one
 // observation per step: what was served (or that the worker left the request alone), and every
-// request the worker sent to the network.
+// request the worker sent to the network. A request the worker leaves to the browser is answered
+// by the step's network, and the worker's later `only-if-cached` fetch of it by the same (as the
+// browser's HTTP cache would, having just fetched it).
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 
@@ -55,6 +57,8 @@ function load(source) {
   vm.runInNewContext(source, {
     self, location: new URL(WORKER_URL), caches, fetch, Headers, Request, Response, URL, console,
     decodeURIComponent, importScripts: () => {},
+    // the worker's quiet period passes at once here: a step ends once what it waits for is kept
+    setTimeout: (callback) => setTimeout(callback, 0), clearTimeout,
   });
   return listeners;
 }
@@ -83,6 +87,7 @@ async function dispatch(listeners, type, fields) {
 }
 
 const builds = input.builds.map(load);
+await new Promise((resolve) => setTimeout(resolve, 0)); // the workers have read what is kept
 const out = [];
 for (const step of input.steps) {
   const listeners = builds[step.build || 0];
