@@ -31,7 +31,8 @@ JS_KEPT = """async () => {
     bytes += (await (await cache.match(request)).arrayBuffer()).byteLength;
     files += 1;
   }
-  return {files, bytes, usage: (await navigator.storage.estimate()).usage};
+  const estimate = navigator.storage && navigator.storage.estimate;  // WebKitGTK has none
+  return {files, bytes, usage: estimate ? (await navigator.storage.estimate()).usage : 0};
 }"""
 JS_MARK = """(mark) => window.jupyterapp.shell.currentWidget.content.model.cells.get(0).sharedModel
   .getSource().startsWith(mark)"""
