@@ -2,7 +2,8 @@
 walk each, without the kernel (WebKit's first visits are slow): save a part in JupyterLab, the site
 publishes a newer one; on the home page, straight after JupyterLab (no wait: storage.ts says why
 WebKit once hung there), keep mine, then update (exercise code carried, old copy kept), then reset
-(the published version back, a copy kept); download the work; in a fresh profile a bad zip changes
+(the published version back, a copy kept); download the work; the notebook, opened after one more
+publication, says so, and keep mine there; in a fresh profile a bad zip changes
 nothing, the zip restores the notebooks and the progress, and a zip over work changed since asks:
 cancel changes nothing, yes keeps a copy. AGENT_TEAM_ENGINES picks the engines (default
 firefox,webkit).
@@ -18,6 +19,7 @@ import zipfile
 import my_work
 import pytest
 from my_work import copies, exercise_source, stored, stored_notebook
+from test_my_work import JS_NOTICE, JS_NOTICE_CLICK
 
 from website import engines
 
@@ -81,6 +83,19 @@ def test_work_survives_an_update_and_moves_to_a_fresh_profile(request, site_url,
             both = copies(files, PART)
             assert len(both) == 2 and [exercise_source(files[c]["content"]) for c in both] == [MINE] * 2
             data = my_work.download_zip(page)
+
+            # the notebook says so too: published once more, opened from the home page; keep mine
+            publish(lambda nb: nb["cells"].insert(0, {"cell_type": "markdown", "id": "third", "metadata": {},
+                                                       "source": "PUBLISHED A THIRD TIME"}))
+            # (the notice is waited for, not the notebook: Firefox's JupyterLab, in a window
+            # without focus, may have no current widget, which open_lab waits for)
+            page.goto(f"{site_url}lab/index.html?path={PART}")
+            page.wait_for_function(f"() => ({JS_NOTICE})().some((l) => l.includes('newer version of {PART}'))",
+                                   timeout=my_work.PAGE_SECONDS * 1000)
+            page.evaluate(JS_NOTICE_CLICK, "Keep mine")
+            page.wait_for_function(f"() => ({JS_NOTICE})().some((l) => l.startsWith('Kept your {PART}'))",
+                                   timeout=30_000)
+            assert exercise_source(stored_notebook(page, PART)) == stub, "keep mine changed the notebook"
         assert set(zipfile.ZipFile(io.BytesIO(data)).namelist()) == {
             "agent-team-work.json", PART, *both, "agent_team_progress.json"}
         assert not page.foreign_requests()
