@@ -10,7 +10,7 @@ import os
 import time
 
 import pytest
-from test_offline import JS_ADD_MARK, JS_BADGE, JS_KEPT, JS_MARK, JS_WARM, MARK, PART1, READY_SECONDS
+from test_offline import JS_ADD_MARK, JS_BADGE, JS_MARK, JS_WARM, MARK, PART1, READY_SECONDS, wait_kept
 
 from website import driver, engines, serve
 
@@ -22,18 +22,6 @@ JS_CONTINUE = "() => { document.getElementById('continue').click(); return true;
 def display():
     yield
     engines.Display.stop()
-
-
-def wait_kept(page, seconds=90, still=6):
-    """What the service worker keeps, once it has kept nothing more for `still` s."""
-    deadline = time.monotonic() + seconds
-    kept, since = page.evaluate(JS_KEPT), time.monotonic()
-    while time.monotonic() < deadline and time.monotonic() - since < still:
-        time.sleep(1)
-        now = page.evaluate(JS_KEPT)
-        if now["files"] != kept["files"]:
-            kept, since = now, time.monotonic()
-    return kept
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -55,7 +43,7 @@ def test_a_return_visit_works_with_the_server_down(request, site_dir, engine):
         page.evaluate(JS_ADD_MARK, MARK)
         page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
         page.wait_for_function("() => !(" + driver.JS_MODIFIED + ")()", timeout=30_000)
-        kept = wait_kept(page)
+        kept = wait_kept(page, seconds=90)
         assert kept["files"] > 100, f"{engine}: only {kept['files']} files kept for offline use"
         print(f"{page.version}: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB")
 
