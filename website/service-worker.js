@@ -145,7 +145,7 @@ function keepLater(event, key, url) {
   event.waitUntil(quiet.done); // the browser keeps the worker alive until they are kept
 }
 
-/** Keep what waits, one file at a time, from the HTTP cache (never from the network). */
+/** Keep what waits, one file at a time, from the HTTP cache where it holds them. */
 async function keepWaiting() {
   const ended = quiet;
   quiet = null;
@@ -155,10 +155,7 @@ async function keepWaiting() {
     waiting.clear();
     for (const [key, url] of batch) {
       try {
-        // Not in the HTTP cache (evicted, or none: a browser driven with request interception has
-        // it off): fetched again, the one case that costs its bytes twice.
-        const response = await fetch(fromHttpCache(url)).catch(() =>
-          fetch(new Request(url, { cache: 'force-cache', credentials: 'same-origin' })));
+        const response = await fromHttpCache(url);
         if (response.status === 200 && response.type === 'basic') {
           await cache.put(key, response);
           index?.add(key);
@@ -172,11 +169,14 @@ async function keepWaiting() {
   }
 }
 
-function fromHttpCache(url) {
+/** `url` as the HTTP cache has it; if it has none (evicted, or no cache at all: a browser driven
+ *  with request interception turns it off), or the browser lacks `only-if-cached`, fetched again:
+ *  the one case that costs its bytes twice. */
+async function fromHttpCache(url) {
   try {
-    return new Request(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'same-origin' });
+    return await fetch(new Request(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'same-origin' }));
   } catch {
-    return new Request(url, { cache: 'force-cache', credentials: 'same-origin' }); // no only-if-cached here
+    return fetch(new Request(url, { cache: 'force-cache', credentials: 'same-origin' }));
   }
 }
 
