@@ -3,7 +3,8 @@
  * `agentTeamBoot` message it starts booting Pyodide at once (the kernel asks only seconds later,
  * once the notebook's session exists), then imports what the kernel imports first (piplite,
  * pyodide_kernel: IPython & co.), so that the kernel finds them loaded. It also registers the
- * interrupt buffer with Pyodide (Kernel -> Interrupt, see kernel.ts). A returning learner's
+ * interrupt buffer with Pyodide (Kernel -> Interrupt, see kernel.ts), and has every notify of
+ * this worker followed by a message that wakes the page (wake.ts). A returning learner's
  * worker restores all of that from the first start's snapshot instead (snapshot.ts).
  *
  * Every step that may hang has a bound (bounds.ts, sent by the page): finding the snapshot, and
@@ -17,6 +18,7 @@
 import type { IBounds } from './bounds';
 import { TooLate, within } from './bounds';
 import * as snapshot from './snapshot';
+import { wakeAfterNotify } from './wake';
 
 interface IBootMessage {
   by: string; // who started the worker: "page", "plugin" or "kernel" (read by the browser tests)
@@ -29,6 +31,9 @@ interface IBootMessage {
 }
 
 const g = globalThis as any;
+
+// Before the kernel's worker code reads Atomics.notify (its module is evaluated after this one).
+wakeAfterNotify(Atomics, (message) => postMessage(message));
 
 self.addEventListener('message', (event: MessageEvent) => {
   const boot: IBootMessage | undefined = event.data && event.data.agentTeamBoot;
