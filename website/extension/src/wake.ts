@@ -3,7 +3,7 @@
  *
  * The page waits for the worker's answers with Atomics.waitAsync (coincident). WebKit resolves
  * that wait only when something else wakes the page: the kernel's first answer (to `initialize`)
- * reached the page 0.3 to 3.6 s after this worker's notify, the page idle meanwhile, and the
+ * reached the page 0.3 to 3.7 s after this worker's notify, the page idle meanwhile, and the
  * widgets' first calls up to 1.2 s late (bench/README.md). A message is delivered at once, so the
  * page's coincident (website/extension/patches) also ends its waits on `{agentTeamWake: true}`.
  */
