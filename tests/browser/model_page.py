@@ -140,7 +140,7 @@ def check_boot_bounded(page):
 
 
 # Sends every cell of `[codes, seconds]` at once (JupyterLab's "run all" queues them so) and
-# returns each one's {status, out} once all have answered.
+# returns each one's {status, out} once all have answered (a cell with no reply: the kernel's status).
 JS_EXECUTE_AT_ONCE = """async ([codes, seconds]) => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   const send = (code) => {
@@ -152,7 +152,8 @@ JS_EXECUTE_AT_ONCE = """async ([codes, seconds]) => {
     };
     const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
     return Promise.race([future.done, timeout]).then((reply) =>
-      ({status: reply ? reply.content.status : `no reply within ${seconds} s`, out}));
+      ({status: reply ? reply.content.status
+        : `no reply within ${seconds} s (kernel ${kernel.status}, ${kernel.connectionStatus})`, out}));
   };
   return Promise.all(codes.map(send));
 }"""
