@@ -20,6 +20,7 @@ import platform
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,6 +112,29 @@ def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
     print(f"{path}: {len(calls)} calls in {wall} s, ending {ending.get('status', 'rows')}")
 
 
+def cpu_name():
+    """This machine's processor as the OS names it, and its architecture ("AMD EPYC (x86_64)")."""
+    name = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith(("model name", "cpu model", "hardware")):
+                name = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    name = name or platform.processor()
+    return f"{name} ({platform.machine()})" if name else platform.machine()
+
+
+def server_kernels(url, seconds=30):
+    """The llama.cpp build and CPU kernels the server says it runs (tools/llm-server does), or None."""
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/models", timeout=seconds) as answer:
+            return json.load(answer)["data"][0].get("kernels")
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        return None
+
+
 def start_server(model_file, threads):
     command = ["node", str(ROOT / "tools" / "llm-server" / "serve.mjs"), "--model", str(model_file),
                "--port", "0", "--threads", str(threads)]
@@ -144,13 +168,15 @@ def main(argv=None):
              "server": args.server, "source": "recorded",
              "settings": {"temperature": 0.0, "max_tokens": args.max_tokens,
                           "seed": None, "decoding": "greedy (temperature 0), so no seed is used"},
-             "date": datetime.date.today().isoformat(),
+             "date": datetime.date.today().isoformat(), "cpu": cpu_name(),
              "machine": f"{platform.machine()}, {os.cpu_count()} cores, load average "
                         f"{os.getloadavg()[0]:.1f} when recording began"}
     process = None
     url = args.url
     if url is None:
         process, url = start_server(args.model_file, 1)
+    # Greedy decoding gives the same bytes only on the same kernels (recordings/__init__.py): kept.
+    label["kernels"] = server_kernels(url)
     try:
         for name in names:
             record(name, RUNS[name], url, args.model, label, args.seconds, args.out)

@@ -5,7 +5,8 @@
 // node-llama-cpp ships a prebuilt llama.cpp for linux-x64 in npm, so nothing is compiled; it has
 // no HTTP server of its own, hence this shim. It speaks only what the course's client sends:
 // POST /v1/chat/completions (messages, max_tokens, temperature, response_format json_schema,
-// which becomes a grammar the sampler must follow), GET /v1/models, and CORS preflights (any
+// which becomes a grammar the sampler must follow), GET /v1/models (with the CPU kernels in use),
+// and CORS preflights (any
 // origin, as llama.cpp's own llama-server does), so the course page can call it too.
 // Requests are answered one at a time; a client that hangs up aborts its generation.
 // When the model is loaded it prints one line: `listening http://127.0.0.1:PORT`.
@@ -27,6 +28,11 @@ const context = await model.createContext({contextSize: Number(args.context ?? 2
 const sequence = context.getSequence();
 const grammars = new Map(); // schema text -> grammar: building one costs more than a short reply
 const name = path.basename(modelPath, ".gguf");
+// Which llama.cpp and which of its CPU kernels run here: llama.cpp loads the kernels built for the
+// CPU's features (AVX2, AVX-512...), and greedy decoding is repeatable only on the same ones, so
+// GET /v1/models tells (an extra field; OpenAI's clients ignore it) and a recording's label keeps it.
+const kernels = {llama_cpp: `${llama.llamaCppRelease.repo} ${llama.llamaCppRelease.release}`,
+  cpu: llama.systemInfo.replace(/\s*\|\s*$/, "").trim()};
 
 async function grammarFor(schema) {
   const key = JSON.stringify(schema);
@@ -74,7 +80,7 @@ const server = http.createServer((req, res) => {
     return res.end();
   }
   if (req.method === "GET" && req.url.endsWith("/v1/models")) {
-    return send(req, res, 200, {object: "list", data: [{id: name, object: "model"}]});
+    return send(req, res, 200, {object: "list", data: [{id: name, object: "model", kernels}]});
   }
   if (req.method !== "POST" || !req.url.endsWith("/v1/chat/completions")) {
     return send(req, res, 404, {error: {message: `no ${req.method} ${req.url} here; POST /v1/chat/completions`}});

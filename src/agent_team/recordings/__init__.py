@@ -11,13 +11,20 @@ each role is given the replies the model gave that role, in order, with their to
 replay checks every prompt against the one the model was sent; a prompt that differs is counted
 in ``mismatches`` and shown in the label, since the reply was then an answer to another question.
 A call past the end of the recording fails in words, as a failed attempt.
+
+What a recording claims depends on where it was made. Greedy decoding is repeatable on one machine,
+not across machines: llama.cpp picks its CPU kernels by the CPU's features (the label's
+``kernels``), and other kernels sum floats in another order, so a reply can change by a space or,
+in free text, by whole lines. Made again anywhere, a run gives the same :meth:`Recording.outcomes`
+(what each call came to and how the run ended); made again with the same kernels and llama.cpp, the
+same bytes too (tests/models/test_record_runs.py holds both claims).
 """
 
 import json
 from importlib import resources
 from pathlib import Path
 
-from ..llm import ScriptedModel, llm_policy
+from ..llm import BadReply, ScriptedModel, llm_policy, parse_reply
 
 __all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load_recording", "recording_names"]
 
@@ -98,6 +105,8 @@ class Recording:
         seed = "none (greedy decoding)" if s["seed"] is None else s["seed"]
         text = (f"recorded: {lab['model']}, {lab['size']}, {lab['quantisation']}; temperature {s['temperature']:g}, "
                 f"max_tokens {s['max_tokens']}, seed {seed}; {lab['server']}; {lab['date']}")
+        if lab.get("cpu"):
+            text += f", on {lab['cpu']}"
         if self.mismatches:
             text += (f" | replayed with {len(self.mismatches)} prompt(s) unlike the recorded ones: "
                      "those replies answered other prompts")
@@ -127,6 +136,29 @@ class Recording:
             repo[SRC_PATH] += PLANTED
         team = {**self.policies(), **kwargs.pop("policies", {})}  # a role of your own replaces a recorded one
         return supervise(**{"max_rounds": self.setup["max_rounds"], "repo": repo, **kwargs}, **team)
+
+    def outcomes(self):
+        """What the run came to, in terms that hold on any machine: one row per call, then the ending.
+
+        A call's row is its role and what came of it: the patches it stood for (path and content),
+        ``"bad reply"`` when its text does not parse for that role, or the client's failure. The
+        adviser's calls are judged in the ending's rows (its verdict per case), so theirs say only
+        whether they were answered. Spaces and line breaks in a reply do not change its row.
+        """
+        rows = []
+        for call in self.calls:
+            role = call["role"]
+            if call["reply"] is None:
+                came = call["failure"] or "error"
+            elif role is None:
+                came = "answered"
+            else:
+                try:
+                    came = [(p["path"], p["content"]) for p in parse_reply(role, call["reply"])["patches"]]
+                except BadReply:
+                    came = "bad reply"
+            rows.append((role or "adviser", came))
+        return rows, self.ending
 
     def per_call(self):
         """One row per call: role, prompt and completion tokens, seconds, and what came of it."""
