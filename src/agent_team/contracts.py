@@ -47,11 +47,29 @@ def _is_union(hint):
     return typing.get_origin(hint) in (typing.Union, types.UnionType)
 
 
+@functools.cache
+def _shape(hint):
+    """What an annotation is (``union``, ``list``, ``record`` or ``plain``) and its arguments, worked out
+    once per annotation: typing's helpers are Python code, slow under a grader's line tracer."""
+    if _is_union(hint):
+        return "union", typing.get_args(hint)
+    if typing.get_origin(hint) is list:
+        return "list", typing.get_args(hint)
+    if isinstance(hint, type) and issubclass(hint, _Record):
+        return "record", ()
+    return "plain", ()
+
+
 def _convert(where, hint, value, loading):
     """Check ``value`` against the annotation ``hint``; return it (lists copied, dicts read when loading)."""
-    if _is_union(hint):
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        if value is None and len(options) < len(typing.get_args(hint)):
+    kind, args = _shape(hint)
+    if kind == "plain":  # the common case first: bool is an int in Python, but never a step number or a round
+        if isinstance(value, hint) and not (hint is int and isinstance(value, bool)):
+            return value
+        raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {safe_repr(value, 60)}")
+    if kind == "union":
+        options = [a for a in args if a is not type(None)]
+        if value is None and len(options) < len(args):
             return None
         if len(options) == 1:  # X | None: let X's own message through, it names the inner field
             return _convert(where, options[0], value, loading)
@@ -61,22 +79,17 @@ def _convert(where, hint, value, loading):
             except ValueError:
                 continue
         raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {safe_repr(value, 60)}")
-    if typing.get_origin(hint) is list:
+    if kind == "list":
         if not isinstance(value, (list, tuple)):
             raise ValueError(f"{where} must be a list, not {type(value).__name__}; write [] for none")
-        (item,) = typing.get_args(hint)
+        (item,) = args
         return [_convert(f"{where}[{i}]", item, v, loading) for i, v in enumerate(value)]
-    if isinstance(hint, type) and issubclass(hint, _Record):
-        if isinstance(value, hint):
-            return value
-        if loading and isinstance(value, dict):
-            return hint.from_dict(value, where)
-        raise ValueError(f"{where} must be a {hint.__name__}{' (a JSON object)' if loading else ''}, "
-                         f"not {type(value).__name__}")
-    # bool is an int in Python, but never a step number or a round.
-    if isinstance(value, hint) and not (hint is int and isinstance(value, bool)):
+    if isinstance(value, hint):  # a record
         return value
-    raise ValueError(f"{where} must be {_type_name(hint)}, not {type(value).__name__} {safe_repr(value, 60)}")
+    if loading and isinstance(value, dict):
+        return hint.from_dict(value, where)
+    raise ValueError(f"{where} must be a {hint.__name__}{' (a JSON object)' if loading else ''}, "
+                     f"not {type(value).__name__}")
 
 
 class _Record:
@@ -85,7 +98,7 @@ class _Record:
     _choices = {}  # field -> the values it may take
 
     def __post_init__(self):
-        names = [f.name for f in dataclasses.fields(self)]
+        names = [f.name for f in _fields(type(self))]
         checked = self._values({n: getattr(self, n) for n in names}, type(self).__name__, loading=False)
         for name, value in checked.items():
             setattr(self, name, value)
@@ -94,7 +107,7 @@ class _Record:
     def _values(cls, raw, where, loading):
         hints = _hints(cls)
         out = {}
-        for f in dataclasses.fields(cls):
+        for f in _fields(cls):
             at = f"{where}.{f.name}"
             if f.name not in raw:
                 if _required(f):
@@ -125,7 +138,7 @@ class _Record:
         where = where or cls.__name__
         if not isinstance(data, dict):
             raise ValueError(f"{where} must be a dict (a JSON object), not {type(data).__name__}")
-        names = [f.name for f in dataclasses.fields(cls)]
+        names = [f.name for f in _fields(cls)]
         for key in data:
             if key not in names:
                 near = difflib.get_close_matches(str(key), names, n=1)
@@ -138,12 +151,18 @@ class _Record:
         """The record holding ``values``, which ``_values`` has just checked (``cls(**values)`` would
         check them all again: half the cost of a read, and the gate reads every outcome)."""
         record = cls.__new__(cls)
-        for f in dataclasses.fields(cls):
+        for f in _fields(cls):
             if f.name in values:
                 setattr(record, f.name, values[f.name])
             else:
                 setattr(record, f.name, f.default if f.default is not dataclasses.MISSING else f.default_factory())
         return record
+
+
+@functools.cache
+def _fields(cls):
+    """A record's fields, once per class (``dataclasses.fields`` builds the tuple again on every call)."""
+    return dataclasses.fields(cls)
 
 
 @functools.cache
