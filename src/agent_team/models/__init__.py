@@ -18,9 +18,11 @@
 
 import os
 
+from ..clip import clip
 from ..llm import ScriptedModel
 from .client import HttpModel, Secret
 from .http import IN_BROWSER, ModelError
+from .keys import key_misplaced
 from .wire import ANTHROPIC, OPENAI
 
 __all__ = ["openai_chat", "anthropic_messages", "ask_key", "total_usage", "ModelError", "ScriptedModel"]
@@ -29,9 +31,13 @@ MAX_BYTES = 1_000_000  # one reply; a fizzbuzz turn needs a few kilobytes
 
 
 def _check(base_url, model, key, max_tokens, seconds, max_bytes):
+    for field, value in (("address", base_url), ("model's name", model)):
+        misplaced = key_misplaced(field, value)
+        if misplaced is not None:
+            raise misplaced
     if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
         raise ValueError(f"base_url must be the API's address, like 'https://api.openai.com/v1', "
-                         f"not {base_url!r}")
+                         f"not {clip(base_url, 60)!r}")
     if not isinstance(model, str) or not model.strip():
         raise ValueError("model must be the model's name as the server knows it, like 'gpt-4o-mini'")
     if key is not None and (not isinstance(key, (str, Secret))):
@@ -74,13 +80,14 @@ def ask_key(env="OPENAI_API_KEY", prompt=None):
 
     In the browser's kernel ``getpass`` shows a password box whose text is not saved with the
     notebook. Pass the result straight to a model (``key=ask_key()``), so no variable holds it.
+    A key is checked as every key is (:func:`.keys.check_key`): a trailing line break is removed,
+    with a warning; a space, a line break or a control character inside is refused in words.
     """
     value = os.environ.get(env, "") if env and not IN_BROWSER else ""
     if not value:
         import getpass
         value = getpass.getpass(prompt or f"API key (or set {env}): ")
-    value = value.strip()
-    if not value:
+    if not value.rstrip("\r\n"):
         raise ValueError(f"no key was given; paste it into the box, or set the environment variable {env}")
     return Secret(value)
 

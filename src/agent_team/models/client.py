@@ -7,9 +7,11 @@ C cannot be stopped by the slot's trace hook. Every failure raises :class:`Model
 which the slot records as a failed attempt.
 
 The key lives in this object only, inside a :class:`Secret` that prints as ``<hidden>``, refuses
-to be pickled, and is scrubbed out of every text this object hands back (reply, error). Token
-counts of the last call are in ``last_usage`` (the slot puts them on the attempt), of every call
-in ``usage``.
+to be pickled, and was checked when it came in (:mod:`.keys`). Every text this object hands back
+(a reply, an error of any type) has the key scrubbed out of it by value, in whatever spelling a
+server put it (:func:`.keys.scrub`); a reply that still carries it once decoded is refused.
+Token counts (whole numbers only) of the last call are in ``last_usage`` (the slot puts them on
+the attempt), of every call in ``usage``.
 """
 
 import json
@@ -18,39 +20,11 @@ import time
 from ..clip import clip
 from ..limits import time_left
 from .http import ModelError, post
+from .keys import HIDDEN, Secret, carries, scrub
 from .schema import reply_schema, unflatten
 from .wire import explain, hint_for
 
 __all__ = ["HttpModel", "Secret"]
-
-HIDDEN = "<hidden>"
-
-
-class Secret:
-    """A key that never shows itself: not in repr or str, not in a pickle, not in a copy's text."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value):
-        self._value = value
-
-    def reveal(self):
-        return self._value
-
-    def __repr__(self):
-        return HIDDEN
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        raise TypeError("a key is never saved or copied out of the kernel; ask for it again with ask_key()")
-
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self
-
 
 class HttpModel:
     """``model(prompt) -> str`` over one wire format; build one with openai_chat or anthropic_messages."""
@@ -81,21 +55,25 @@ class HttpModel:
         return self.scrub(f"{maker}({self.base_url!r}, {self.model!r}, key={key}{role})")
 
     def scrub(self, text):
-        """``text`` with the key (and the key's tail, should a server quote a part) replaced by <hidden>."""
-        key = self._key.reveal()
-        if not key or not isinstance(text, str):
-            return text
-        for piece in (key, key[-12:] if len(key) >= 24 else None):
-            if piece:
-                text = text.replace(piece, HIDDEN)
-        return text
+        """``text`` with the key replaced by <hidden>: the whole key or any 12 of its characters in a row,
+        plain or escaped (JSON, Python, HTML, percent-encoding), as :func:`.keys.scrub` finds it."""
+        return scrub(text, self._key.reveal())
 
     def __call__(self, prompt):
         self.last_usage = None
         try:
             return self._ask(prompt)
         except ModelError as err:  # every text that leaves this object is scrubbed
-            raise ModelError(self.scrub(str(err)), err.failure, err.status, err.retry_after) from None
+            failed = ModelError(self._words(str(err)), err.failure, err.status, err.retry_after)
+        except Exception as err:  # noqa: BLE001 -- any type: the browser's own, a bug; its words scrubbed too
+            failed = ModelError(self._words(f"the call failed ({type(err).__name__}: {err})"))
+        raise failed  # raised here, outside the handler, so it holds no link to the unscrubbed error
+
+    def _words(self, text):
+        text = self.scrub(text)
+        if carries(text, self._key.reveal()):  # decoded whole, it would show the key: say nothing of it
+            return "the server's answer quoted the key back in a form that could not be hidden; it was dropped"
+        return text
 
     def _ask(self, prompt):
         if not isinstance(prompt, str):
@@ -141,9 +119,14 @@ class HttpModel:
             text, usage = self.wire.read(data) if isinstance(data, dict) else self.wire.read({})
         except ValueError as err:
             raise ModelError(f"the server's answer is not a {self.wire.name} reply: {err}") from None
+        usage = {name: count if type(count) is int else None for name, count in usage.items()}
         self.last_usage = usage
         self.usage.append(usage)
         text = self.scrub(text)
+        if carries(text, self._key.reveal()):
+            raise ModelError("the server's reply carries the key (encoded so that it could not be hidden); "
+                             "the reply was refused so that the key reaches no trace: is this the provider's "
+                             "own address?")
         return unflatten(self.role, text) if schema is not None else text
 
 

@@ -6,11 +6,14 @@
 The form's fields are ipywidgets whose values the notebook may save with its widget state, so the
 key has no field here: :meth:`Connect.connect` asks for it with ``getpass`` (through
 :func:`agent_team.models.ask_key`) and hands it straight to the model object, the only place it
-is held. "test connection" calls the model made, which already holds its key.
+is held. "test connection" calls the model made, which already holds its key. A key pasted
+into a field by mistake (its shape gives it away: ``sk-...``, a long random token) is refused
+from code, and cleared from the form's box at once, before the notebook can save it.
 """
 
 from ..models import anthropic_messages, ask_key, openai_chat
-from ..models.connection import check_connection
+from ..models.connection import Connection, check_connection
+from ..models.keys import key_misplaced, misplaced_words
 from ..render.connect import connect_html, connect_text
 from .base import ROW_LAYOUT, Base, button, controls
 
@@ -24,6 +27,7 @@ class Connect(Base):
     """The form, its status, and the model it made (``.model``, None until :meth:`connect` succeeds)."""
 
     def __init__(self, provider="OpenAI-compatible", base_url="", model="", *, needs_key=None):
+        _refuse_keys(provider=provider, base_url=base_url, model=model)
         if provider not in PROVIDERS:
             raise ValueError(f"provider is {provider!r}; write one of {', '.join(PROVIDERS)}")
         self._fields = {"provider": provider, "base_url": base_url, "model": model, "needs_key": needs_key}
@@ -36,8 +40,8 @@ class Connect(Base):
                                      placeholder=PROVIDERS[provider] + "  or  http://127.0.0.1:8080/v1"),
                 "model": ipw.Text(value=model, description="model", placeholder="gpt-4o-mini, claude-..., smollm2"),
             }
-            for control in self._inputs.values():  # a changed form names another model: connect again
-                control.observe(lambda _change: self._changed(), names="value")
+            for name, control in self._inputs.items():  # a changed form names another model: connect again
+                control.observe(lambda change, name=name: self._changed(name, change["new"]), names="value")
             self._view = ipw.HTML(value="")
             test = button("test connection", "Call the model made in the next cell once, with a tiny prompt",
                           self.test, "plug")
@@ -54,6 +58,7 @@ class Connect(Base):
 
     def set(self, **fields):
         """Fill fields from code (``provider``, ``base_url``, ``model``), as typing into the form would."""
+        _refuse_keys(**fields)
         for name, value in fields.items():
             if name not in ("provider", "base_url", "model"):
                 raise ValueError(f"the form has no field {name!r}; it has provider, base_url, model")
@@ -103,8 +108,12 @@ class Connect(Base):
         self._show()
         return self.connection
 
-    def _changed(self):
+    def _changed(self, name=None, value=None):
         self.model, self.connection = None, None
+        if name is not None and key_misplaced(_FIELDS[name], value) is not None:
+            self._inputs[name].value = ""  # gone from the widget's state before the notebook saves it
+            self.connection = Connection(False, "key", f"{misplaced_words(_FIELDS[name])}. "
+                                         "What to try: run the next cell; it asks for the key.", 0.0)
         self._show()
 
     def _status(self):
@@ -118,6 +127,17 @@ class Connect(Base):
     def text(self):
         return connect_text(*self._status())
 
+
+
+_FIELDS = {"provider": "provider", "base_url": "address", "model": "model's name"}
+
+
+def _refuse_keys(**fields):
+    """A ValueError (that never quotes it) for a field that holds what looks like an API key."""
+    for name, value in fields.items():
+        misplaced = key_misplaced(_FIELDS[name], value) if name in _FIELDS else None
+        if misplaced is not None:
+            raise misplaced
 
 
 def show_label(recording):
