@@ -58,6 +58,8 @@ class _Handler(socketserver.StreamRequestHandler):
             name, _, value = h.partition(":")
             headers[name.strip().lower()] = value.strip()
         body = self.rfile.read(int(headers.get("content-length") or 0))
+        if path.startswith("http://"):  # asked as a proxy: the route is in the URL's path
+            path = urllib.parse.urlsplit(path).path
         request = {"method": method, "path": path, "headers": headers, "body": body}
         self.server.requests.append(request)
         route = self.server.routes[path.strip("/").split("/")[0]]
@@ -400,6 +402,15 @@ def test_no_warning_for_a_clean_key():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         openai_chat("https://api.example.com/v1", "smol", key=KEY)
+
+
+def test_a_proxy_from_the_environment_is_still_used_for_a_remote_address(hostile, monkeypatch):
+    for name in ("no_proxy", "NO_PROXY", "HTTP_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", hostile.url)
+    serve(hostile, "proxied", lambda r: answer(200, chat(coder_reply(message="through the proxy"))))
+    out = coder_turn(openai_chat("http://model.invalid/proxied/v1", "smol", key=KEY))
+    assert out["attempts"][0]["failure"] is None and out["message"] == "through the proxy", out["attempts"]
 
 
 # --- the browser's transport, with a stand-in XMLHttpRequest ----------------------------------------
