@@ -133,6 +133,7 @@ def test_a_trailing_newline_is_stripped_with_a_warning_and_the_key_sent_clean(ho
     (KEY[:20] + "\x00" + KEY[20:], "control character"),
     (KEY[:20] + "\u00a0" + KEY[20:], "not plain ASCII"),
     (KEY[:20] + "\u201d" + KEY[20:], "not plain ASCII"),
+    ("\n", "key is empty"),
 ])
 def test_a_key_with_whitespace_or_control_characters_is_refused_at_entry_in_words(bad, words):
     for make in (lambda: openai_chat("http://127.0.0.1:9/v1", "smol", key=bad),

@@ -52,7 +52,10 @@ def check_key(value):
     if not isinstance(value, str):
         raise TypeError(f"a key is text (str), not {type(value).__name__}")
     stripped = value.rstrip("\r\n")
-    if stripped != value and stripped:
+    if value and not stripped:
+        raise ValueError("the key is empty (a line break and nothing else): is the file or the variable "
+                         "that holds it empty?")
+    if stripped != value:
         warnings.warn("the key ended with a line break (as open(f).read() gives it); it was removed, "
                       "and the key is used without it", UserWarning, stacklevel=2)
     for place, char in enumerate(stripped, 1):
