@@ -3,9 +3,10 @@
  * `agentTeamBoot` message it starts booting Pyodide at once (the kernel asks only seconds later,
  * once the notebook's session exists), then imports what the kernel imports first (piplite,
  * pyodide_kernel: IPython & co.), so that the kernel finds them loaded. It also registers the
- * interrupt buffer with Pyodide (Kernel -> Interrupt, see kernel.ts), and has every notify of
- * this worker followed by a message that wakes the page (wake.ts). A returning learner's
- * worker restores all of that from the first start's snapshot instead (snapshot.ts).
+ * interrupt buffer with Pyodide (Kernel -> Interrupt, see kernel.ts), has every notify of
+ * this worker followed by a message that wakes the page (wake.ts), and keeps Python's heap below
+ * 2 GiB (heap.ts). A returning learner's worker restores all of that from the first start's
+ * snapshot instead (snapshot.ts).
  *
  * Every step that may hang has a bound (bounds.ts, sent by the page): finding the snapshot, and
  * restoring it (see restore below). The worker tells the page `{agentTeamStage: "restoring"}`
@@ -17,6 +18,7 @@
 
 import type { IBounds } from './bounds';
 import { TooLate, within } from './bounds';
+import { capHeap } from './heap';
 import * as snapshot from './snapshot';
 import { wakeAfterNotify } from './wake';
 
@@ -34,6 +36,8 @@ const g = globalThis as any;
 
 // Before the kernel's worker code reads Atomics.notify (its module is evaluated after this one).
 wakeAfterNotify(Atomics, (message) => postMessage(message));
+// Before Pyodide creates its memory: Python's heap stays below 2 GiB (heap.ts says why).
+capHeap(WebAssembly.Memory);
 
 self.addEventListener('message', (event: MessageEvent) => {
   const boot: IBootMessage | undefined = event.data && event.data.agentTeamBoot;
@@ -61,20 +65,65 @@ self.addEventListener('message', (event: MessageEvent) => {
 // cell replied "ok" and the learner was not told (reproduced in Chromium with a traceback slowed to
 // 2.5 s). Python ignores a SIGINT whose handler is SIG_IGN (PyErr_SetInterruptEx), which Pyodide's
 // interrupt buffer raises. Before the snapshot is taken, so a restored kernel has it too.
+// A MemoryError (the heap at its limit, heap.ts) is shown with what happened in the learner's words.
+// Before it is shown, a reserve of memory set aside for the kernel itself is freed (else, with a
+// variable of the learner's holding the whole heap, the traceback and every later reply failed
+// for want of memory: the kernel answered nothing more), and the frames of its traceback are
+// cleared: the locals of the function that ran out (the list an endless loop grew) are freed
+// instead of kept by the traceback IPython stores. After each cell the reserve is set aside again
+// once there is room for it (4 times its size free). The reserve is taken after the snapshot
+// (arm(), below in start()), so the snapshot does not carry it.
 const IMPORTS = `import piplite.piplite
 import pyodide_kernel
 import signal as _signal
+import sys as _sys
+import traceback as _traceback
+import types as _types
 from IPython.core.interactiveshell import InteractiveShell as _Shell
-def _deaf(show, signal=_signal):
-    def showtraceback(*args, **kwargs):
-        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            return show(*args, **kwargs)
-        finally:
-            signal.signal(signal.SIGINT, before)
-    return showtraceback
-_Shell.showtraceback = _deaf(_Shell.showtraceback)
-del _signal, _Shell, _deaf`;
+_MEMORY = ("this cell used all the memory Python has in this browser (2 GB), most often in a loop "
+           "that never ends and adds to a list on every turn. The cell was stopped and what its "
+           "functions held was freed; your variables are kept. If one of them holds something huge, "
+           "del it, or use Kernel \u2192 Restart Kernel.")
+def _guard(shell, signal=_signal, sys=_sys, traceback=_traceback, words=_MEMORY, size=16 * 2**20):
+    guard = _types.ModuleType("_agent_team_memory", "The kernel's memory reserve (the site's boot.ts).")
+    reserve = []
+    def arm(room=4):
+        """Set the reserve aside, if there is room for it \`room\` times over (0: do not look)."""
+        if not reserve:
+            try:
+                if room:
+                    bytearray(room * size)
+                reserve.append(bytearray(size))
+            except MemoryError:
+                pass
+        return bool(reserve)
+    def deaf(show):
+        def showtraceback(*args, **kwargs):
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                error = sys.exc_info()[1]
+                if isinstance(error, MemoryError):
+                    reserve.clear()
+                    traceback.clear_frames(error.__traceback__)
+                    if not error.args:
+                        error.args = (words,)
+                return show(*args, **kwargs)
+            finally:
+                signal.signal(signal.SIGINT, before)
+        return showtraceback
+    def rearmed(run):
+        async def run_cell_async(*args, **kwargs):
+            try:
+                return await run(*args, **kwargs)
+            finally:
+                arm()
+        return run_cell_async
+    shell.showtraceback = deaf(shell.showtraceback)
+    shell.run_cell_async = rearmed(shell.run_cell_async)
+    guard.arm, guard.reserve = arm, reserve
+    sys.modules[guard.__name__] = guard
+_guard(_Shell)
+del _signal, _sys, _traceback, _types, _Shell, _guard, _MEMORY`;
 
 async function start(boot: IBootMessage, times: Record<string, number>): Promise<any> {
   // Both at once: the key's request is not to delay Pyodide's start.
@@ -121,6 +170,11 @@ async function start(boot: IBootMessage, times: Record<string, number>): Promise
   }
   if (boot.interrupt) {
     pyodide.setInterruptBuffer(boot.interrupt);
+  }
+  try {
+    pyodide.runPython('__import__("_agent_team_memory").arm(0)'); // after the snapshot: not in it
+  } catch (error) {
+    console.warn('agent_team: no memory reserve for the kernel', error); // a kernel all the same
   }
   return pyodide;
 }
