@@ -258,9 +258,9 @@ def test_one_round_too_many_says_how_many_calls():
 def test_an_infinite_loop_is_reported_quickly_as_not_returning(short_caps):
     start = time.perf_counter()
     report = grade_run_team(infinite_loop)
-    assert time.perf_counter() - start < 0.95 * short_caps.REAL  # generous, yet a cap not applied fails
+    assert time.perf_counter() - start < 30  # a hang guard, read at call time, not a speed check
     detail = by_name(report)["returns"].detail
-    assert "did not return" in detail and "loop" in detail
+    assert f"did not return within {short_caps.call:g} s" in detail and "loop" in detail  # the short cap
 
 
 def test_a_loop_calling_agents_forever_is_reported():

@@ -164,8 +164,9 @@ def test_a_decision_that_waits_itself_runs_out_of_the_graders_time(short_caps):
         return answer
     started = time.perf_counter()
     report = grade_retry_or_stop(sleeper)
-    assert time.perf_counter() - started < 1.9 and not report.passed
-    assert "did not return" in str(report) or "Grading stopped" in str(report)
+    assert time.perf_counter() - started < 30 and not report.passed  # a hang guard, not a speed check
+    text = str(report)  # the short caps were the ones applied: the report names them
+    assert f"did not return within {short_caps.call:g} s" in text or f"after {short_caps.total:g} s" in text, text
 
 
 def test_a_decision_that_works_alone_but_not_in_the_slot_fails_in_the_slot():

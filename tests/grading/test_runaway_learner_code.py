@@ -3,8 +3,9 @@
 Each runaway form below is one the trace guard used to miss somewhere (a caught timeout that
 loops again, a one-line loop on CPython 3.11, a sleep) or the plain loop. A grader must come
 back with a failing report, and well within its cap. The caps are cut to tenths of a second here
-(``short_caps``, read at call time), so a hang costs a test a fraction of a second; the bounds are
-generous for a loaded machine yet below the real caps (2 s a call), so a cap not applied fails.
+(``short_caps``, read at call time), so a hang costs a test a fraction of a second. That the short
+cap was the one applied is read in the report, which names it ("did not return within 0.2 s"), not
+in the clock: the wall-clock bound only guards a hang, generous for a slow or busy machine.
 """
 
 import sys
@@ -18,7 +19,7 @@ from agent_team.grading import (Report, grade_fault_eval, grade_gate, grade_hard
 from agent_team.grading import core
 from agent_team.grading.core import call_learner, grading_run
 
-BOUND = 1.9  # seconds: generous next to the short caps, below the real ones
+BOUND = 30.0  # seconds, read at call time: a hang guard, not a speed check
 
 
 def plain_loop(*args):
@@ -67,8 +68,13 @@ GRADERS = {
 
 @pytest.fixture(autouse=True)
 def caps(short_caps):
-    assert BOUND < short_caps.REAL
     return short_caps
+
+
+def names_the_short_cap(report, caps, grader="any"):
+    """The report names the cap it applied: the short one, so no real cap was waited for."""
+    said = f"the {caps.eval_total:g} s the whole eval" if grader == "4.1 fault_eval" else f"within {caps.call:g} s"
+    return said in str(report)
 
 
 @pytest.fixture(autouse=True)
@@ -87,16 +93,17 @@ def timed(fn, *args):
 
 @pytest.mark.parametrize("runaway", RUNAWAY, ids=lambda f: f.__name__)
 @pytest.mark.parametrize("grader", list(GRADERS), ids=str)
-def test_every_grader_returns_a_failing_report_within_its_cap(grader, runaway):
+def test_every_grader_returns_a_failing_report_within_its_cap(grader, runaway, caps):
     report, seconds = timed(GRADERS[grader], runaway)
     assert isinstance(report, Report)
     assert not report.passed and report.outcome == "not yet"
+    assert names_the_short_cap(report, caps, grader), str(report)
     assert seconds < BOUND, f"{grader} took {seconds:.1f} s on {runaway.__name__}"
     if grader != "4.1 fault_eval":  # there the supervisor runs the code: the row's outcome is the news
         assert "did not return" in str(report)
 
 
-def test_after_the_first_hang_the_learner_code_is_not_called_again():
+def test_after_the_first_hang_the_learner_code_is_not_called_again(caps):
     calls = []
 
     def counted_loop(*args):
@@ -105,8 +112,8 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
             pass
 
     report, seconds = timed(grade_gate, counted_loop)
-    assert len(calls) == 1
-    assert seconds < core.CALL_SECONDS + 1.5
+    assert len(calls) == 1 and names_the_short_cap(report, caps)
+    assert seconds < BOUND
 
     @grading_run
     def calls_twice(fn):  # a grader that does not stop by itself: the run stops it
@@ -117,7 +124,7 @@ def test_after_the_first_hang_the_learner_code_is_not_called_again():
         return report.finish()
 
     report, seconds = timed(calls_twice, counted_loop)
-    assert len(calls) == 2 and seconds < core.CALL_SECONDS + 1.5
+    assert len(calls) == 2 and seconds < BOUND
     assert "already did not return once" in str(report)
 
 
@@ -136,7 +143,7 @@ def test_after_a_hang_a_check_the_run_never_tried_does_not_pass():
     assert report.check("returns").passed is False and report.check("untried").passed is None
 
 
-def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang():
+def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang(caps):
     calls = []
 
     def counted_rule(role, patch):
@@ -145,8 +152,8 @@ def test_code_the_supervisor_calls_for_a_grader_is_not_called_again_after_a_hang
             pass
 
     report, seconds = timed(grade_hardening, counted_rule)
-    assert len(calls) == 1 and seconds < core.CALL_SECONDS + 1.5
-    assert not report.passed
+    assert len(calls) == 1 and seconds < BOUND
+    assert not report.passed and names_the_short_cap(report, caps)
 
 
 def test_a_row_asking_for_a_million_rounds_fails_within_the_cap():
@@ -206,16 +213,22 @@ def test_a_grader_that_returns_no_report_gets_one():
     assert "it returned 'done'" in str(report)
 
 
-def test_graders_called_inside_a_grader_share_its_run():
+def test_graders_called_inside_a_grader_share_its_run(caps):
     @grading_run
     def outer(fn):
         first = grade_twice(fn)
         second = grade_twice(fn)
         return second if first.passed else first
 
-    report, seconds = timed(outer, plain_loop)
-    assert seconds < core.CALL_SECONDS + 1.5  # one hang in the whole run, not one per inner grader
-    assert not report.passed
+    calls = []
+
+    def counted_loop(*args):
+        calls.append(args)
+        plain_loop()
+
+    report, seconds = timed(outer, counted_loop)
+    assert len(calls) == 1 and seconds < BOUND  # one hang in the whole run, not one per inner grader
+    assert not report.passed and names_the_short_cap(report, caps)
 
 
 def test_a_correct_function_still_passes_and_the_next_run_starts_fresh():
@@ -306,7 +319,8 @@ def test_the_graders_own_time_does_not_count_against_the_learners_cap(monkeypatc
 
 def test_the_whole_run_still_has_a_wall_clock_cap(monkeypatch):
     monkeypatch.setattr(core, "WALL_SECONDS", 0.3)
-    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
+    calls = []
+    report, seconds = timed(grader_with_slow_own_work(0.2), lambda: calls.append(1) or 1)
     time_check = next(c for c in report.checks if c.name == "time")
     assert not report.passed and "after 0.3 s, the longest" in time_check.detail
-    assert seconds < 0.6 + 0.2  # stopped at the first call started after the cap
+    assert len(calls) < 3 and seconds < BOUND  # stopped at the first call started after the cap
