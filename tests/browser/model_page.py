@@ -113,11 +113,17 @@ def check_first_run_at_once(page, faults, times=5):
     run(page, "from agent_team.models import worker_runner\nworker_runner.BOOT_SECONDS = 30")
     # the model starts the runner only the first time (oracle.run_elsewhere is set once): a fresh
     # runner each time, started in this cell as the model's first start is
-    make = (f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
-            "worker_runner._stop()\nworker_runner.start()")
-    ask = "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))"
-    answers = [page.evaluate(JS_EXECUTE_AT_ONCE, [[make, ask], 120]) for _ in range(times)]
-    assert answers == [[{"status": "ok", "out": ""}, {"status": "ok", "out": "42\n"}]] * times, answers
+    # the steps go to the console (Firefox's is shown under a failed test): in a Firefox run that
+    # hung, the kernel entered `start` and never left it, the new worker's script never evaluated
+    mark = "js.console.log('first run at once: {}')\n"
+    make = (f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\nimport js\n"
+            + mark.format("cell 1, stop") + "worker_runner._stop()\n" + mark.format("cell 1, start")
+            + "worker_runner.start()\n" + mark.format("cell 1, started"))
+    ask = (mark.format("cell 2, ask") + "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))\n"
+           + mark.format("cell 2, answered"))
+    for i in range(times):  # stops at the first that fails: the kernel is stuck after one
+        answers = page.evaluate(JS_EXECUTE_AT_ONCE, [[make, ask], 120])
+        assert answers == [{"status": "ok", "out": ""}, {"status": "ok", "out": "42\n"}], (i, times, answers)
 
 
 # A runner that takes its boot message (and says so) but never answers it.
