@@ -24,11 +24,13 @@ def test_the_course_ships_its_recordings_each_fully_labelled():
         rec = load_recording(name)
         label = rec.label
         assert label["source"] == "recorded" and label["date"][:2] == "20"
-        for key in ("model", "size", "quantisation", "server", "machine"):
+        for key in ("model", "size", "quantisation", "server", "machine", "cpu"):
             assert isinstance(label[key], str) and label[key], (name, key)
+        assert {"llama_cpp", "cpu"} <= set(label["kernels"]), name  # what greedy decoding repeats on
         assert {"temperature", "max_tokens", "seed"} <= set(label["settings"])
         text = rec.label_text()
         assert text.startswith("recorded: ") and label["model"] in text and label["date"] in text
+        assert text.endswith(f", on {label['cpu']}")  # the machine that made it
         assert rec.calls and all({"role", "prompt", "reply", "usage", "seconds"} <= set(c) for c in rec.calls)
 
 
