@@ -2,8 +2,7 @@
 # # Part 6 — Your own team
 #
 # Parts 1 to 5 built a team and then broke it, always with faults and rules we had prepared for
-# you. In this last part you extend the team yourself, twice, and each extension is graded end to
-# end:
+# you. In this part you extend the team yourself, twice, and each extension is graded end to end:
 #
 # 1. **A fault of your own** (**exercise 6.1**). Invent a way for the team to go wrong that part 4
 #    did not try, say how the run must still end, and write the *evidence* function that finds the

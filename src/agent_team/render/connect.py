@@ -40,4 +40,5 @@ def connect_html(provider, base_url, model, connection=None):
 
 def recorded_label_html(label_text):
     """A recording's label, shown above whatever is shown of it: what model it really came from."""
-    return wrap(tag("p", badge("recorded", "warn"), " ", esc(label_text)), label="where these replies came from")
+    text = label_text.removeprefix("recorded: ")  # the badge says it once
+    return wrap(tag("p", badge("recorded", "warn"), " ", esc(text)), label="where these replies came from")
