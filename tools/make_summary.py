@@ -35,6 +35,7 @@ from pathlib import Path
 ORDER = ("failed", "passed", "skipped", "deselected", "xfailed", "xpassed", "error")
 COLUMNS = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 SKIP_LINES = 6  # skip reasons shown per stage, most frequent first
+CHUNK = 64 * 1024  # bytes of a stage's output read at a time, and kept to find its closing line
 # pytest's closing line, with its rules of "=" or without them (under -q).
 CLOSING = re.compile(r"^(?:=+ )?(?P<body>(?:\d+ [a-z]+(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$")
 COUNT = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed|deselected|warnings?)")
@@ -158,19 +159,20 @@ def run(folder, name, command, notes=()):
     print(f"\n===== stage {name}: {' '.join(command)}", flush=True)
     started = time.time()
     start = time.monotonic()
-    tail = []
+    tail = bytearray()  # the output's last bytes, where a closing line is
     try:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, errors="replace", bufsize=1)
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     except OSError as e:
         print(f"stage {name}: cannot start {command[0]}: {e}", flush=True)
         status = 127
     else:
-        for line in process.stdout:
-            sys.stdout.write(line)
-            sys.stdout.flush()
-            tail.append(line)
-            del tail[:-400]
+        # Passed through as it comes, not line by line: pytest's progress dots are one line that
+        # ends only after 72 tests, which in the browser stage is half an hour of silence.
+        while chunk := os.read(process.stdout.fileno(), CHUNK):
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
+            tail += chunk
+            del tail[:-CHUNK]
         status = process.wait()
     seconds = time.monotonic() - start
     record = {"name": name, "command": " ".join(command), "exit": status, "seconds": round(seconds, 1),
@@ -179,7 +181,7 @@ def run(folder, name, command, notes=()):
         lines = [json.loads(x) for x in plugin_file.read_text(encoding="utf-8").splitlines() if x.strip()]
         record["counts"], record["skips"] = merge(lines)
     else:
-        record["counts"] = parse_closing_line("".join(tail))
+        record["counts"] = parse_closing_line(tail.decode("utf-8", "replace"))
     (folder / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
 
