@@ -22,7 +22,7 @@ from ..clip import clip
 from ..llm import ScriptedModel
 from .client import HttpModel, Secret
 from .http import IN_BROWSER, ModelError
-from .keys import key_misplaced
+from .keys import refuse_misplaced
 from .wire import ANTHROPIC, OPENAI
 
 __all__ = ["openai_chat", "anthropic_messages", "ask_key", "total_usage", "ModelError", "ScriptedModel"]
@@ -31,10 +31,7 @@ MAX_BYTES = 1_000_000  # one reply; a fizzbuzz turn needs a few kilobytes
 
 
 def _check(base_url, model, key, max_tokens, seconds, max_bytes):
-    for field, value in (("address", base_url), ("model's name", model)):
-        misplaced = key_misplaced(field, value)
-        if misplaced is not None:
-            raise misplaced
+    refuse_misplaced(base_url=base_url, model=model)
     if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
         raise ValueError(f"base_url must be the API's address, like 'https://api.openai.com/v1', "
                          f"not {clip(base_url, 60)!r}")

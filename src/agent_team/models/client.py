@@ -69,11 +69,15 @@ class HttpModel:
             failed = ModelError(self._words(f"the call failed ({type(err).__name__}: {err})"))
         raise failed  # raised here, outside the handler, so it holds no link to the unscrubbed error
 
-    def _words(self, text):
+    def _hidden(self, text):
+        """``text`` scrubbed, or None when, decoded whole, it would still show the key."""
         text = self.scrub(text)
-        if carries(text, self._key.reveal()):  # decoded whole, it would show the key: say nothing of it
-            return "the server's answer quoted the key back in a form that could not be hidden; it was dropped"
-        return text
+        return None if carries(text, self._key.reveal()) else text
+
+    def _words(self, text):
+        hidden = self._hidden(text)
+        return hidden if hidden is not None else ("the server's answer quoted the key back in a form that could "
+                                                  "not be hidden; it was dropped")
 
     def _ask(self, prompt):
         if not isinstance(prompt, str):
@@ -122,8 +126,8 @@ class HttpModel:
         usage = {name: count if type(count) is int else None for name, count in usage.items()}
         self.last_usage = usage
         self.usage.append(usage)
-        text = self.scrub(text)
-        if carries(text, self._key.reveal()):
+        text = self._hidden(text)
+        if text is None:
             raise ModelError("the server's reply carries the key (encoded so that it could not be hidden); "
                              "the reply was refused so that the key reaches no trace: is this the provider's "
                              "own address?")

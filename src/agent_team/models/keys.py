@@ -25,7 +25,7 @@ import urllib.parse
 import warnings
 from array import array
 
-__all__ = ["Secret", "check_key", "looks_like_key", "key_misplaced", "misplaced_words", "scrub", "carries",
+__all__ = ["Secret", "check_key", "looks_like_key", "misplaced", "refuse_misplaced", "scrub", "carries",
            "HIDDEN", "WINDOW"]
 
 HIDDEN = "<hidden>"
@@ -118,21 +118,29 @@ def looks_like_key(text):
     return any(_random(m.group()) for m in _TOKEN.finditer(text))
 
 
-_EXAMPLES = {"address": "the API's address, like 'https://api.openai.com/v1'",
-             "model's name": "the model's name, like 'gpt-4o-mini'",
-             "provider": "one of the providers, like 'OpenAI-compatible'"}
+# The fields a key may be pasted into by mistake, by their parameter's name: what each is called,
+# and what goes there instead.
+_FIELDS = {"base_url": ("address", "the API's address, like 'https://api.openai.com/v1'"),
+           "model": ("model's name", "the model's name, like 'gpt-4o-mini'"),
+           "provider": ("provider", "one of the providers, like 'OpenAI-compatible'")}
 
 
-def key_misplaced(field, value):
-    """A ValueError for a key written where ``field`` goes ("address", "model's name", "provider"), if
-    ``value`` looks like one; else None. It never quotes the value: an error lands in the outputs."""
-    return ValueError(misplaced_words(field)) if looks_like_key(value) else None
+def misplaced(**fields):
+    """What to say when one of ``fields`` (``base_url``, ``model``, ``provider``; others are not
+    looked at) holds what looks like an API key, or None. The words never quote the value."""
+    for name, value in fields.items():
+        if name in _FIELDS and looks_like_key(value):
+            field, instead = _FIELDS[name]
+            return (f"the {field} looks like an API key, so it was not kept or shown; a key never goes there: "
+                    f"it is asked for in a password box (key=ask_key()). Write {instead}")
+    return None
 
 
-def misplaced_words(field):
-    """What to say of a key written where ``field`` goes."""
-    return (f"the {field} looks like an API key, so it was not kept or shown; a key never goes there: it is "
-            f"asked for in a password box (key=ask_key()). Write {_EXAMPLES[field]}")
+def refuse_misplaced(**fields):
+    """Raise ValueError (in :func:`misplaced`'s words) when one of ``fields`` holds a key."""
+    words = misplaced(**fields)
+    if words:
+        raise ValueError(words)
 
 
 # --- finding the key in any spelling -------------------------------------------------------------

@@ -13,7 +13,7 @@ from code, and cleared from the form's box at once, before the notebook can save
 
 from ..models import anthropic_messages, ask_key, openai_chat
 from ..models.connection import Connection, check_connection
-from ..models.keys import key_misplaced, misplaced_words
+from ..models.keys import misplaced, refuse_misplaced
 from ..render.connect import connect_html, connect_text
 from .base import ROW_LAYOUT, Base, button, controls
 
@@ -27,7 +27,7 @@ class Connect(Base):
     """The form, its status, and the model it made (``.model``, None until :meth:`connect` succeeds)."""
 
     def __init__(self, provider="OpenAI-compatible", base_url="", model="", *, needs_key=None):
-        _refuse_keys(provider=provider, base_url=base_url, model=model)
+        refuse_misplaced(provider=provider, base_url=base_url, model=model)
         if provider not in PROVIDERS:
             raise ValueError(f"provider is {provider!r}; write one of {', '.join(PROVIDERS)}")
         self._fields = {"provider": provider, "base_url": base_url, "model": model, "needs_key": needs_key}
@@ -58,7 +58,7 @@ class Connect(Base):
 
     def set(self, **fields):
         """Fill fields from code (``provider``, ``base_url``, ``model``), as typing into the form would."""
-        _refuse_keys(**fields)
+        refuse_misplaced(**fields)
         for name, value in fields.items():
             if name not in ("provider", "base_url", "model"):
                 raise ValueError(f"the form has no field {name!r}; it has provider, base_url, model")
@@ -110,10 +110,11 @@ class Connect(Base):
 
     def _changed(self, name=None, value=None):
         self.model, self.connection = None, None
-        if name is not None and key_misplaced(_FIELDS[name], value) is not None:
+        words = misplaced(**{name: value}) if name is not None else None
+        if words:
             self._inputs[name].value = ""  # gone from the widget's state before the notebook saves it
-            self.connection = Connection(False, "key", f"{misplaced_words(_FIELDS[name])}. "
-                                         "What to try: run the next cell; it asks for the key.", 0.0)
+            self.connection = Connection(False, "key", f"{words}. What to try: run the next cell; it asks "
+                                         "for the key.", 0.0)
         self._show()
 
     def _status(self):
@@ -127,17 +128,6 @@ class Connect(Base):
     def text(self):
         return connect_text(*self._status())
 
-
-
-_FIELDS = {"provider": "provider", "base_url": "address", "model": "model's name"}
-
-
-def _refuse_keys(**fields):
-    """A ValueError (that never quotes it) for a field that holds what looks like an API key."""
-    for name, value in fields.items():
-        misplaced = key_misplaced(_FIELDS[name], value) if name in _FIELDS else None
-        if misplaced is not None:
-            raise misplaced
 
 
 def show_label(recording):
