@@ -2,10 +2,9 @@
 
 - CPython: ``urllib.request`` over http.client, with a read loop that stops at the deadline and
   at ``cap`` bytes.
-  Every operation on the connection's socket gets only what is left of ``seconds`` (connect, the
-  TLS handshake, each send and read, those inside a header line included), so the call ends
-  within its seconds however slowly the server drips. A redirect is refused in words, never
-  followed: urllib would send the key's header to wherever it points.
+  Every operation on the connection's socket gets only what is left of ``seconds``, so the call
+  ends within its seconds however slowly the server drips, and a redirect is refused in words,
+  never followed (:mod:`.deadline`, which only this path imports).
 - Pyodide (``sys.platform == "emscripten"``): a synchronous ``XMLHttpRequest`` from the kernel's
   worker, with ``xhr.timeout`` set: the browser's timeout bounds the whole request (headers and
   body), not each read. The browser follows a redirect itself; an answer from another origin
@@ -19,7 +18,6 @@ everything that is not one: no answer (the browser says status 0 for a CORS refu
 without raising), a timeout, a body over the cap. Nothing here knows a key: the caller hides it.
 """
 
-import functools
 import sys
 from dataclasses import dataclass, field
 
@@ -77,8 +75,9 @@ def _post_urllib(url, headers, body, seconds, cap):
     # A server on this machine is never reached through a proxy the environment names.
     proxies = urllib.request.ProxyHandler({}) if host in ("127.0.0.1", "localhost", "::1") else \
         urllib.request.ProxyHandler()
-    plain, secure, no_redirect = _transport()
-    opener = urllib.request.build_opener(proxies, plain(deadline), secure(deadline), no_redirect())
+    from .deadline import handlers  # CPython only: the browser's kernel never loads urllib's machinery
+
+    opener = urllib.request.build_opener(proxies, *handlers(deadline))
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
         try:
@@ -117,177 +116,34 @@ def _post_urllib(url, headers, body, seconds, cap):
     return Response(status, b"".join(chunks).decode("utf-8", "replace"), got)
 
 
-# --- CPython: a deadline for the whole request, a redirect refused ----------------------------------
-#
-# urllib's timeout bounds each read from the socket, not the request: a server that drips its
-# headers or a chunk's size one byte at a time keeps one readline() going for as long as it
-# drips. Here the connection's socket is wrapped so that every operation on it (connect, the TLS
-# handshake, each send and each read, those inside http.client's readline included) is given
-# only what is left before the call's deadline; past it, it raises TimeoutError.
-
-@functools.lru_cache(maxsize=None)
-def _transport():
-    """urllib's handlers for http and https whose connections keep a deadline, and one that refuses
-    every redirect (made on first use: the browser's kernel never imports urllib's machinery)."""
-    import http.client
-    import socket
-    import time
-    import urllib.request
-
-    def dial(address, deadline, source):
-        """A connected socket, trying each address the name resolves to within what is left."""
-        host, port = address
-        last = None
-        for family, kind, proto, _, where in socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("the deadline passed while connecting")
-            sock = socket.socket(family, kind, proto)
-            try:
-                sock.settimeout(left)
-                if source:
-                    sock.bind(source)
-                sock.connect(where)
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                return sock
-            except OSError as err:
-                last = err
-                sock.close()
-        raise last if last is not None else OSError(f"no address found for {host}")
-
-    def connect(conn, tls):
-        raw = dial((conn.host, conn.port), conn.deadline, conn.source_address)
-        conn.sock = _Timed(raw, conn.deadline)
-        if conn._tunnel_host:  # through a proxy: its answer to CONNECT is read within the deadline too
-            conn._tunnel()
-        if tls:
-            wrapped = conn._context.wrap_socket(raw, server_hostname=conn._tunnel_host or conn.host,
-                                                do_handshake_on_connect=False)
-            left = conn.deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("the deadline passed before the TLS handshake")
-            wrapped.settimeout(left)  # one call, which CPython holds to this timeout as a whole
-            wrapped.do_handshake()
-            conn.sock = _Timed(wrapped, conn.deadline)
-
-    class Plain(http.client.HTTPConnection):
-        def __init__(self, *args, deadline, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.deadline = deadline
-
-        def connect(self):
-            connect(self, tls=False)
-
-    class Secure(http.client.HTTPSConnection):
-        def __init__(self, *args, deadline, **kwargs):
-            super().__init__(*args, **kwargs)
-            self.deadline = deadline
-
-        def connect(self):
-            connect(self, tls=True)
-
-    class PlainHandler(urllib.request.HTTPHandler):
-        def __init__(self, deadline):
-            super().__init__()
-            self.deadline = deadline
-
-        def http_open(self, req):
-            return self.do_open(functools.partial(Plain, deadline=self.deadline), req)
-
-    class SecureHandler(urllib.request.HTTPSHandler):
-        def __init__(self, deadline):
-            super().__init__()
-            self.deadline = deadline
-
-        def https_open(self, req):
-            return self.do_open(functools.partial(Secure, deadline=self.deadline), req, context=self._context)
-
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        """Every redirect refused in words: a POST to an API is never moved, and urllib would send the
-        key's header (Authorization, x-api-key) on to wherever the server points."""
-
-        def http_error_302(self, req, fp, code, msg, headers):
-            fp.close()
-            raise ModelError(_redirect_words(req.full_url, code, headers.get("location") or headers.get("uri")))
-
-        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
-
-    return PlainHandler, SecureHandler, NoRedirect
-
-
-class _Timed:
-    """A socket each of whose operations gets only the time left before ``deadline``.
-
-    http.client reads through ``makefile("rb")``; the file made here reads through this object,
-    so a readline() of a dripped header line is cut off at the deadline, not at the drip's end.
-    """
-
-    def __init__(self, sock, deadline):
-        self._sock, self._deadline, self._io_refs, self._closed = sock, deadline, 0, False
-
-    def _arm(self):
-        import time
-        left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the deadline passed")
-        self._sock.settimeout(left)
-
-    def recv_into(self, buffer, *args):
-        self._arm()
-        return self._sock.recv_into(buffer, *args)
-
-    def recv(self, *args):
-        self._arm()
-        return self._sock.recv(*args)
-
-    def send(self, data, *args):
-        self._arm()
-        return self._sock.send(data, *args)
-
-    def sendall(self, data, *args):
-        self._arm()  # since Python 3.5 the timeout bounds the whole sendall
-        return self._sock.sendall(data, *args)
-
-    def makefile(self, mode="rb", buffering=None, **_):
-        import io
-        import socket
-        self._io_refs += 1
-        raw = socket.SocketIO(self, "rb" if "r" in mode else "wb")
-        return raw if buffering == 0 else (io.BufferedReader if "r" in mode else io.BufferedWriter)(
-            raw, io.DEFAULT_BUFFER_SIZE)
-
-    def _decref_socketios(self):
-        self._io_refs -= 1
-        if self._closed and self._io_refs <= 0:
-            self._sock.close()
-
-    def close(self):
-        self._closed = True
-        if self._io_refs <= 0:
-            self._sock.close()
-
-    def __getattr__(self, name):  # fileno, setsockopt, settimeout...: the socket's own
-        return getattr(self._sock, name)
-
-
 def _same_origin(a, b):
+    return _origin_of(a) == _origin_of(b)
+
+
+def _origin_of(url):
+    """(scheme, host, port) of ``url``, the port filled in: what decides whether two URLs share an origin."""
     import urllib.parse
-    ports = {"http": 80, "https": 443}
-    x, y = (urllib.parse.urlsplit(u) for u in (a, b))
-    return (x.scheme, x.hostname, x.port or ports.get(x.scheme)) == \
-        (y.scheme, y.hostname, y.port or ports.get(y.scheme))
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme, parts.hostname, parts.port or {"http": 80, "https": 443}.get(parts.scheme)
 
 
-def _redirect_words(url, code, location):
-    """Why a redirect was refused, naming where it pointed by its origin only (never its path or query)."""
+def _elsewhere(url, code, target):
+    """The start of what is said of a redirect from ``url`` to another origin: the target's origin only
+    (never its path or query, where a server may have put anything)."""
+    import urllib.parse
+    parts = urllib.parse.urlsplit(target)
+    where = f"{parts.scheme}://{parts.hostname or '?'}" + (f":{parts.port}" if parts.port else "")
+    return f"the server at {_origin(url)} answered with a redirect ({code}) to another origin, {where}"
+
+
+def redirect_words(url, code, location):
+    """Why a redirect from ``url`` (a status ``code``, to ``location``) was refused, in words."""
     import urllib.parse
     target = urllib.parse.urljoin(url, location or "")
     if location and not _same_origin(url, target):
-        parts = urllib.parse.urlsplit(target)
-        where = f"{parts.scheme}://{parts.hostname or '?'}" + (f":{parts.port}" if parts.port else "")
-        return (f"the server at {_origin(url)} answered with a redirect ({code}) to another origin, {where}; "
-                "the call stopped there and the key was not sent to it. A model API answers at its own "
-                "address: check the base_url (if the provider moved, write its new address)")
+        return (f"{_elsewhere(url, code, target)}; the call stopped there and the key was not sent to it. A "
+                "model API answers at its own address: check the base_url (if the provider moved, write its "
+                "new address)")
     return (f"the server at {_origin(url)} answered with a redirect ({code}) to another address on the same "
             "server; a model API answers at its own address, so the call stopped: write the address it "
             "redirects to as the base_url (often the difference is http/https or a trailing /v1)")
@@ -320,9 +176,9 @@ def _post_xhr(url, headers, body, seconds, cap):
         raise ModelError(_refused(url), status=0)
     final = str(getattr(xhr, "responseURL", "") or "")
     if final and not _same_origin(url, final):  # a sync XHR cannot refuse to follow: refuse the answer
-        raise ModelError(f"{_redirect_words(url, 'followed by the browser', final).split(';')[0]}; its answer "
-                         "was refused. The browser drops Authorization on the way to another origin, but not "
-                         "x-api-key (Anthropic): if you do not trust that origin, make a new key")
+        raise ModelError(f"{_elsewhere(url, 'followed by the browser', final)}; its answer was refused. The "
+                         "browser drops Authorization on the way to another origin, but not x-api-key "
+                         "(Anthropic): if you do not trust that origin, make a new key")
     text = str(xhr.responseText or "")
     if len(text) > cap:
         raise _too_big(cap)
