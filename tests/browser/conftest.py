@@ -52,6 +52,65 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    """WebKitGTK's virtual display (website/engines.py starts it on first use), stopped after each module."""
+    yield
+    from website import engines
+
+    engines.Display.stop()
+
+
+class PlaywrightPage:
+    """The session's Chromium (a `guarded` page) as a website/engines.py page: a second Playwright
+    (engines.ChromiumPage) cannot start in this thread while the session's runs. Whatever the
+    adapters share is Playwright's own (goto, evaluate, wait_for_function, reload...)."""
+
+    name = "chromium"
+
+    def __init__(self, page, guard):
+        self.page, self.guard = page, guard
+        self.version = f"Chromium {page.context.browser.version}"
+
+    def __getattr__(self, name):
+        return getattr(self.page, name)
+
+    def screenshot(self, path):
+        self.page.screenshot(path=str(path))
+
+    def foreign_requests(self):
+        return self.guard.blocked
+
+    def log(self):
+        return []  # `guarded` keeps the page's log and shows it under a failed test
+
+    def close(self):
+        pass  # `guarded` closes its context
+
+
+@pytest.fixture
+def engine_page(request):
+    """``open(engine)``: a fresh page in that engine, as website/engines.py's adapters give one, closed
+    after the test; the test is skipped, saying why, where the engine cannot run here. Chromium's is
+    a page of the session's browser (PlaywrightPage)."""
+    from website import engines
+
+    opened = []
+
+    def open_page(engine):
+        why_not = engines.available(engine)
+        if why_not:
+            pytest.skip(why_not)
+        page = PlaywrightPage(*request.getfixturevalue("guarded")) if engine == "chromium" else \
+            engines.open_page(engine)
+        opened.append(page)
+        return page
+
+    yield open_page
+    for page in opened:
+        page.close()
+
+
 @pytest.fixture
 def guarded(request, browser, site_url):
     """(page, guard) in a fresh context; fails the test if any non-local request was attempted.

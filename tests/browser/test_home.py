@@ -54,12 +54,6 @@ JS_HOME = "() => window.__agentTeamHome && window.__agentTeamHome.warm && window
 JS_BADGE = "(id) => document.querySelector(`[data-exercise=\"${id}\"] [data-status]`).textContent"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    yield
-    engines.Display.stop()
-
-
 def check_first_visit(page, name):
     seen = page.evaluate(JS_SEEN)
     assert seen["h1"] and not seen["lab"], f"{name}: {seen}"
@@ -77,53 +71,26 @@ def check_first_visit(page, name):
     return keys["order"]
 
 
-class PlaywrightPage:
-    """The session's Chromium (conftest's `guarded` page) as an engines.py page: a second
-    Playwright in the same thread (engines.ChromiumPage) cannot start while the session's runs."""
-
-    name = "chromium"
-
-    def __init__(self, page, guard):
-        self.page, self.guard = page, guard
-        self.version = f"Chromium {page.context.browser.version}"
-        self.evaluate, self.goto = page.evaluate, page.goto
-
-    def wait_for_function(self, js, timeout=30_000, polling=100):
-        self.page.wait_for_function(js, timeout=timeout, polling=polling)
-
-    def foreign_requests(self):
-        return self.guard.blocked
-
-    def close(self):
-        pass  # the fixture closes its context
-
-
 @pytest.mark.parametrize("engine", ENGINES)
-def test_a_first_time_learner_reads_the_home_page(request, site_url, engine):
-    why_not = engines.available(engine)
-    if why_not:
-        pytest.skip(why_not)
-    page = PlaywrightPage(*request.getfixturevalue("guarded")) if engine == "chromium" else engines.open_page(engine)
-    try:
-        start = time.monotonic()
-        page.goto(site_url)
-        page.wait_for_function("() => document.readyState === 'complete'", timeout=30_000)
-        loaded = time.monotonic() - start
-        order = check_first_visit(page, page.name)
-        if engine == "chromium":
-            check_sizes_themes_and_tab(page.page, order)
-        state = page.evaluate(JS_HOME)
-        assert state != "failed", f"{engine}: the home page could not prepare the kernel"
-        if os.environ.get("AGENT_TEAM_HOME_WARM"):
-            # Not by default (a whole kernel start per engine): the home page prepares the kernel
-            # to the end here too (test_home_prepares_part_1_... takes it further in Chromium).
-            page.wait_for_function(JS_HOME + " === 'ready'", timeout=READY_SECONDS * 1000, polling=500)
-            print(f"{page.version}: the kernel prepared {time.monotonic() - start:.1f} s after navigation")
-        foreign = page.foreign_requests()
-        assert not foreign, f"{engine}: requests to other origins: {foreign}"
-        print(f"{page.version}: home page loaded in {loaded:.2f} s")
-    finally:
-        page.close()
+def test_a_first_time_learner_reads_the_home_page(engine_page, site_url, engine):
+    page = engine_page(engine)
+    start = time.monotonic()
+    page.goto(site_url)
+    page.wait_for_function("() => document.readyState === 'complete'", timeout=30_000)
+    loaded = time.monotonic() - start
+    order = check_first_visit(page, page.name)
+    if engine == "chromium":
+        check_sizes_themes_and_tab(page.page, order)
+    state = page.evaluate(JS_HOME)
+    assert state != "failed", f"{engine}: the home page could not prepare the kernel"
+    if os.environ.get("AGENT_TEAM_HOME_WARM"):
+        # Not by default (a whole kernel start per engine): the home page prepares the kernel
+        # to the end here too (test_home_prepares_part_1_... takes it further in Chromium).
+        page.wait_for_function(JS_HOME + " === 'ready'", timeout=READY_SECONDS * 1000, polling=500)
+        print(f"{page.version}: the kernel prepared {time.monotonic() - start:.1f} s after navigation")
+    foreign = page.foreign_requests()
+    assert not foreign, f"{engine}: requests to other origins: {foreign}"
+    print(f"{page.version}: home page loaded in {loaded:.2f} s")
 
 
 def check_sizes_themes_and_tab(pw, order):

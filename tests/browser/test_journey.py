@@ -58,12 +58,6 @@ def cases():
                 yield pytest.param(engine, path, steps, id=f"{engine}-{path}")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    yield
-    engines.Display.stop()
-
-
 @pytest.mark.parametrize("engine,site_path,steps", list(cases()))
 def test_learner_journey(request, site_url, engine, site_path, steps):
     why_not = engines.available(engine)

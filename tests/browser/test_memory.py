@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from website import driver, engines
+from website import driver
 
 ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "chromium,firefox,webkit").split(",")
            if e and e != "webkit-no-sab"]
@@ -129,65 +129,48 @@ def readable(what, result, *words):
                                      f"it begins {text[:300]!r}")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    yield
-    engines.Display.stop()
-
-
 @pytest.mark.parametrize("engine,where", CASES)
-def test_a_runaway_loop_that_grows_a_list_leaves_the_kernel_readable(site_url, engine, where):
-    why_not = engines.available(engine)
-    if why_not:
-        pytest.skip(why_not)
-    if engine == "chromium" and os.environ.get("AGENT_TEAM_MEMORY_CHROMIUM") != "1":
-        # Open: engines.ChromiumPage starts its own Playwright, which the suite's session browser
-        # (already running) refuses ("Sync API inside the asyncio loop"). Run alone with
-        # AGENT_TEAM_MEMORY_CHROMIUM=1 these cases pass; the fix is to take the suite's browser.
-        pytest.skip("the Chromium cases need their own Playwright: AGENT_TEAM_MEMORY_CHROMIUM=1 runs them alone")
-    page = engines.open_page(engine)
-    try:
-        driver.open_notebook(page, site_url, "smoke.ipynb", timeout=FIRST_VISIT_SECONDS, polling=250)
-        assert page.evaluate("crossOriginIsolated"), f"{engine}: not isolated: no Interrupt to test"
-        page.evaluate(JS_START, RUNAWAY[where])
-        start = time.monotonic()
-        page.wait_for_function(f"() => window.__runaway.reply || window.__runaway.out.includes({PAST!r})",
-                               timeout=GROW_SECONDS * 1000, polling=500)
-        grew = time.monotonic() - start
+def test_a_runaway_loop_that_grows_a_list_leaves_the_kernel_readable(engine_page, site_url, engine, where):
+    page = engine_page(engine)
+    driver.open_notebook(page, site_url, "smoke.ipynb", timeout=FIRST_VISIT_SECONDS, polling=250)
+    assert page.evaluate("crossOriginIsolated"), f"{engine}: not isolated: no Interrupt to test"
+    page.evaluate(JS_START, RUNAWAY[where])
+    start = time.monotonic()
+    page.wait_for_function(f"() => window.__runaway.reply || window.__runaway.out.includes({PAST!r})",
+                           timeout=GROW_SECONDS * 1000, polling=500)
+    grew = time.monotonic() - start
+    state = page.evaluate(JS_STATE)
+    interrupted = not state["reply"]
+    if interrupted:  # the heap passed 2 GiB and the loop still runs: the learner presses Interrupt
+        page.evaluate(JS_INTERRUPT)
+        page.wait_for_function("() => window.__runaway.reply", timeout=120_000, polling=500)
         state = page.evaluate(JS_STATE)
-        interrupted = not state["reply"]
-        if interrupted:  # the heap passed 2 GiB and the loop still runs: the learner presses Interrupt
-            page.evaluate(JS_INTERRUPT)
-            page.wait_for_function("() => window.__runaway.reply", timeout=120_000, polling=500)
-            state = page.evaluate(JS_STATE)
-        reply = state["reply"]
-        how = "past 2 GiB, interrupted" if interrupted else "stopped by itself"
-        print(f"{engine} ({page.version}), loop at {where}: {how}"
-              f" after {grew:.1f} s; reply {reply.get('status')} {reply.get('ename')}: {reply.get('evalue', '')[:200]}")
-        assert reply.get("status") == "error", f"{engine}: the runaway cell's reply: {reply}"
-        if interrupted:
-            readable("the interrupted cell's traceback", reply, "KeyboardInterrupt")
-        else:
-            readable("the stopped cell's traceback", reply, "MemoryError", "memory")
+    reply = state["reply"]
+    how = "past 2 GiB, interrupted" if interrupted else "stopped by itself"
+    print(f"{engine} ({page.version}), loop at {where}: {how}"
+          f" after {grew:.1f} s; reply {reply.get('status')} {reply.get('ename')}: {reply.get('evalue', '')[:200]}")
+    assert reply.get("status") == "error", f"{engine}: the runaway cell's reply: {reply}"
+    if interrupted:
+        readable("the interrupted cell's traceback", reply, "KeyboardInterrupt")
+    else:
+        readable("the stopped cell's traceback", reply, "MemoryError", "memory")
 
-        after = run(page, "print(before + 1)")
-        assert after["reply"]["status"] == "ok", f"{engine}: the kernel after the loop: {after}"
-        readable("a print after the loop", after, "42")
+    after = run(page, "print(before + 1)")
+    assert after["reply"]["status"] == "ok", f"{engine}: the kernel after the loop: {after}"
+    readable("a print after the loop", after, "42")
 
-        error = run(page, "1 / 0")
-        readable("a traceback after the loop", error, "ZeroDivisionError", "division by zero")
+    error = run(page, "1 / 0")
+    readable("a traceback after the loop", error, "ZeroDivisionError", "division by zero")
 
-        report = run(page, "from agent_team.grading import grade_run_team\n"
-                           "grade_run_team(lambda *args: None)")
-        readable("a grader's report after the loop", report, "Exercise 3.1", "run_team", "checks pass")
+    report = run(page, "from agent_team.grading import grade_run_team\n"
+                       "grade_run_team(lambda *args: None)")
+    readable("a grader's report after the loop", report, "Exercise 3.1", "run_team", "checks pass")
 
-        hints = run(page, 'from agent_team.widgets import Hints\nHints("3.1")')
-        readable("the Hints widget after the loop", hints, "Hints for exercise 3.1", "Reveal the first hint",
-                 "show hint 1 of 3")
-        assert any(m["type"] == "comm_open" for m in hints["iopub"]), f"{engine}: no widget: {hints['iopub'][:3]}"
+    hints = run(page, 'from agent_team.widgets import Hints\nHints("3.1")')
+    readable("the Hints widget after the loop", hints, "Hints for exercise 3.1", "Reveal the first hint",
+             "show hint 1 of 3")
+    assert any(m["type"] == "comm_open" for m in hints["iopub"]), f"{engine}: no widget: {hints['iopub'][:3]}"
 
-        # and the loop's memory is the kernel's again (once the learner's own list is deleted): 256 MB more fit
-        room = run(page, ("del log\n" if where == "top-level" else "") + "print(len(bytearray(256 * 2**20)) // 2**20)")
-        readable("256 MB after the loop", room, "256")
-    finally:
-        page.close()
+    # and the loop's memory is the kernel's again (once the learner's own list is deleted): 256 MB more fit
+    room = run(page, ("del log\n" if where == "top-level" else "") + "print(len(bytearray(256 * 2**20)) // 2**20)")
+    readable("256 MB after the loop", room, "256")

@@ -33,12 +33,6 @@ JS_SAVE_PROGRESS = """async (text) => { await window.jupyterapp.serviceManager.c
 ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "firefox,webkit").split(",") if e and e != "chromium"]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    yield
-    engines.Display.stop()
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_work_survives_an_update_and_moves_to_a_fresh_profile(request, site_url, site_dir, engine):
     why_not = engines.available(engine)

@@ -18,12 +18,6 @@ ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "firefox,webkit").spl
 JS_CONTINUE = "() => { document.getElementById('continue').click(); return true; }"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    yield
-    engines.Display.stop()
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_return_visit_works_with_the_server_down(request, site_dir, engine):
     why_not = engines.available(engine)
