@@ -164,9 +164,13 @@ def test_a_row_asking_for_a_million_rounds_fails_within_the_cap():
     assert not report.passed and seconds < BOUND
 
 
-def test_code_that_always_returns_but_slowly_is_stopped_by_the_total_cap():
+def test_code_that_always_returns_but_slowly_is_stopped_by_the_total_cap(monkeypatch):
+    # One call's cap far above a call's time, so that only the total can stop the run: with the
+    # short cap (0.2 s) a 0.05 s sleep stretched past it on a busy machine and ended the run as a hang.
+    monkeypatch.setattr(core, "CALL_SECONDS", 30.0)
+
     def slow_gate(outcomes):
-        time.sleep(core.CALL_SECONDS / 4)  # well inside one call's limit, far too slow for 200 cases
+        time.sleep(0.05)  # well inside one call's limit, far too slow for 200 cases
         return {"passed": True, "action": None, "step": None}
 
     report, seconds = timed(grade_gate, slow_gate)
@@ -306,6 +310,9 @@ def grader_with_slow_own_work(pause):
 
 def test_the_graders_own_time_does_not_count_against_the_learners_cap(monkeypatch):
     monkeypatch.setattr(core, "TOTAL_SECONDS", 0.3)
+    # One call's cap far above a call's time: only the total may stop the run (a 0.15 s sleep once
+    # took over the short 0.2 s call cap on a busy machine, and the run ended as a hang instead).
+    monkeypatch.setattr(core, "CALL_SECONDS", 30.0)
     report, seconds = timed(grader_with_slow_own_work(0.2), lambda: 1)
     assert seconds > 0.6 and report.passed  # twice the learner's cap, all of it the grader's own
 
