@@ -475,3 +475,19 @@ def test_describe_error_survives_a_hostile_str():
 
 def test_outcome_ok_property():
     assert Outcome("ok").ok and not Outcome("error").ok and not Outcome("timeout").ok
+
+
+def test_the_engines_data_code_checked_per_call_still_stops_a_loop_through_it():
+    """contracts.py's frames are checked when they start, not line by line (limits._CHECKED_PER_CALL):
+    a loop that keeps reading records, caught TimeUp and all, still times out."""
+    from agent_team.contracts import StepOutcome
+
+    def read_forever():
+        while True:
+            try:
+                StepOutcome.from_dict({"step": "S1", "status": "success"})
+            except BaseException:  # the sharp edge: a catch-all around the read
+                pass
+
+    out = limited(read_forever)
+    assert out.kind == "timeout" and out.seconds >= SHORT * 0.9
