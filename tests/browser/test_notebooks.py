@@ -263,17 +263,42 @@ def test_interrupt_stops_a_running_cell(guarded, site_url):
     assert slowed == {"status": "ok", "out": ""}, slowed
     result = page.evaluate(driver.JS_INTERRUPT)
     assert result["reply"] and "KeyboardInterrupt" in result["reply"].get("ename", ""), result
+    # The same while IPython formats the error again for its history, after showing it (a full heap
+    # made that take 7 s in Firefox): a resent SIGINT landing there replaced the learner's traceback
+    # with IPython's own frames, and none of the learner's code.
+    slowed = driver.execute(page, SLOW_STORAGE)
+    assert slowed == {"status": "ok", "out": ""}, slowed
+    result = page.evaluate(driver.JS_INTERRUPT)
+    assert result["reply"] and "KeyboardInterrupt" in result["reply"].get("ename", ""), result
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(result["reply"].get("traceback", [])))  # no colours
+    assert "interactiveshell.py" not in shown and "while True" in shown, shown[-2000:]
+    assert result["after"]["reply"]["status"] == "ok" and result["after"]["out"] == "42\n", result
 
 
-# IPython's traceback of the interrupted cell, made 2.5 s slow (a busy loop, which a SIGINT can stop).
-SLOW_TRACEBACK = """ip = get_ipython()
-def slow(*args, shown=ip._showtraceback, **kwargs):
+def slowed(method):
+    """``method`` of IPython's shell made 2.5 s slow (a busy loop, which a SIGINT can stop)."""
+    return f"""ip = get_ipython()
+def slow(*args, done=ip.{method}, **kwargs):
     import time
     end = time.monotonic() + 2.5
     while time.monotonic() < end:
         pass
-    return shown(*args, **kwargs)
-ip._showtraceback = slow"""
+    return done(*args, **kwargs)
+ip.{method} = slow"""
+
+
+SLOW_TRACEBACK = slowed("_showtraceback")  # writing the interrupted cell's traceback
+# Formatting the traceback again for IPython's history, once it is shown: made slow inside
+# _format_exception_for_storage (its formatter, when that method calls it), where a full heap was slow.
+SLOW_STORAGE = """ip = get_ipython()
+def slow(*args, done=ip.InteractiveTB.structured_traceback, **kwargs):
+    import sys, time
+    if sys._getframe(1).f_code.co_name == "_format_exception_for_storage":
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            pass
+    return done(*args, **kwargs)
+ip.InteractiveTB.structured_traceback = slow"""
 
 
 # Select the cell after the first one that shows a widget (for Run All Above Selected Cell).

@@ -58,13 +58,16 @@ self.addEventListener('message', (event: MessageEvent) => {
   );
 });
 
-// The kernel imports these again later: then a no-op. Then IPython's traceback of an interrupted
-// cell is made deaf to SIGINT while it is written: Kernel -> Interrupt sends SIGINT again a second
-// later while the cell has not replied (kernel.ts), and one that lands while a slow engine (WebKit
-// under load) is still formatting the first KeyboardInterrupt's traceback interrupted that, so the
-// cell replied "ok" and the learner was not told (reproduced in Chromium with a traceback slowed to
-// 2.5 s). Python ignores a SIGINT whose handler is SIG_IGN (PyErr_SetInterruptEx), which Pyodide's
-// interrupt buffer raises. Before the snapshot is taken, so a restored kernel has it too.
+// The kernel imports these again later: then a no-op. Then everything that runs after a cell's
+// error is made deaf to SIGINT: IPython writing the traceback, formatting it again for its history,
+// and the kernel's own step after each cell (the reserve, below). Kernel -> Interrupt sends SIGINT
+// again a second later while the cell has not replied (kernel.ts), and one that landed while a slow
+// engine (WebKit under load) still wrote the first KeyboardInterrupt's traceback made the cell reply
+// "ok", the learner not told; one that landed while the error was formatted for the history (7 s
+// with a full heap in Firefox) replaced the learner's traceback with IPython's own frames (both
+// reproduced in Chromium with that step slowed to 2.5 s: tests/browser/test_notebooks.py). Python
+// ignores a SIGINT whose handler is SIG_IGN (PyErr_SetInterruptEx), which Pyodide's interrupt buffer
+// raises. Before the snapshot is taken, so a restored kernel has it too.
 // A MemoryError (the heap at its limit, heap.ts) is shown with what happened in the learner's words.
 // Before it is shown, a reserve of memory set aside for the kernel itself is freed (else, with a
 // variable of the learner's holding the whole heap, the traceback and every later reply failed
@@ -87,6 +90,16 @@ _MEMORY = ("this cell used all the memory Python has in this browser (2 GB), mos
 def _guard(shell, signal=_signal, sys=_sys, traceback=_traceback, words=_MEMORY, size=16 * 2**20):
     guard = _types.ModuleType("_agent_team_memory", "The kernel's memory reserve (the site's boot.ts).")
     reserve = []
+    def deaf(call, first=None):
+        def unstoppable(*args, **kwargs):
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                if first is not None:
+                    first()
+                return call(*args, **kwargs)
+            finally:
+                signal.signal(signal.SIGINT, before)
+        return unstoppable
     def arm(room=4):
         """Set the reserve aside, if there is room for it \`room\` times over (0: do not look)."""
         if not reserve:
@@ -97,28 +110,23 @@ def _guard(shell, signal=_signal, sys=_sys, traceback=_traceback, words=_MEMORY,
             except MemoryError:
                 pass
         return bool(reserve)
-    def deaf(show):
-        def showtraceback(*args, **kwargs):
-            before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                error = sys.exc_info()[1]
-                if isinstance(error, MemoryError):
-                    reserve.clear()
-                    traceback.clear_frames(error.__traceback__)
-                    if not error.args:
-                        error.args = (words,)
-                return show(*args, **kwargs)
-            finally:
-                signal.signal(signal.SIGINT, before)
-        return showtraceback
-    def rearmed(run):
+    def explain_memory():
+        error = sys.exc_info()[1]
+        if isinstance(error, MemoryError):
+            reserve.clear()
+            traceback.clear_frames(error.__traceback__)
+            if not error.args:
+                error.args = (words,)
+    def rearmed(run, arm=deaf(arm)):
         async def run_cell_async(*args, **kwargs):
             try:
                 return await run(*args, **kwargs)
             finally:
                 arm()
         return run_cell_async
-    shell.showtraceback = deaf(shell.showtraceback)
+    shell.showtraceback = deaf(shell.showtraceback, explain_memory)
+    if hasattr(shell, "_format_exception_for_storage"):  # IPython 8.13 and later
+        shell._format_exception_for_storage = deaf(shell._format_exception_for_storage)
     shell.run_cell_async = rearmed(shell.run_cell_async)
     guard.arm, guard.reserve = arm, reserve
     sys.modules[guard.__name__] = guard
