@@ -307,25 +307,7 @@ assert after is repo and after[SRC_PATH] == repo[SRC_PATH]
 # %%
 from agent_team.widgets import Quiz
 
-Quiz(
-    "In one turn the coder sends a correct src/fizzbuzz.py and, beside it, a REVIEW.json that "
-    "approves it. What is in the repo afterwards?",
-    ["The correct source, and an approval the supervisor will ignore because the tests decide",
-     "The correct source only: the review patch is dropped, the source patch lands",
-     "Nothing new: the turn is refused whole, correct source included, and the reason says why",
-     "Both files: the coder owns its turn, and a review is only advice, so it does no harm"],
-    answer=2,
-    explanation="REVIEW.json is outside the coder's allowlist, so the turn is refused, and a refused turn "
-                "lands nothing: not even the correct source. The coder has to send it again, alone.",
-    explanations=[
-        "It is true that an approval decides nothing, but the patch never lands: REVIEW.json is not "
-        "in the coder's allowlist, and one refused patch refuses the whole turn.",
-        "That applies half a turn, leaving a repo state that no role actually proposed.",
-        None,
-        "Advice or not, REVIEW.json belongs to the reviewer. The allowlist refuses the patch, and with "
-        "it the whole turn.",
-    ],
-)
+Quiz("1.1")
 
 
 # %% [markdown]
@@ -510,25 +492,7 @@ print(short_run.status, "|", short_run.stop_reason)
 assert short_run.status == "budget"
 
 # %%
-Quiz(
-    "Round 4 of a run with max_rounds=4: the coder's thought says 'all done', the reviewer approves, "
-    "and the oracle reports 3 passed, 1 failed. How does the run end?",
-    ["With pass: the reviewer approved, and the reviewer is the role that judges the code",
-     "With budget: the tests are red and no round is left, whatever the two roles said",
-     "With one more round for the coder, since the reviewer and the oracle disagree",
-     "With pass: three of the four cases pass and two roles agree that the work is done"],
-    answer=1,
-    explanation="Only the supervisor ends a run, on evidence: a passing oracle report, or the last round "
-                "used up. Here the report is red and round 4 was the last, so the run stops with `budget`; "
-                "the thought and the approval stay in the trace as what was said.",
-    explanations=[
-        "An approval is advice, kept in the trace. Only the oracle's report shows that the code works, "
-        "and it says 1 case fails.",
-        None,
-        "The budget is the budget: no role, and no disagreement, buys a fifth round when max_rounds=4.",
-        "Success is all four cases (`ok` is True), not most of them; and what roles say decides nothing.",
-    ],
-)
+Quiz("1.2")
 
 
 # %% [markdown]

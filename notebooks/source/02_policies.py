@@ -253,27 +253,7 @@ print("same events, same tests, same status:", boastful.status, "in", boastful.r
 # %%
 from agent_team.widgets import Quiz
 
-Quiz(
-    "This time the coder's first patch is already correct, but its thought says 'a rough draft, "
-    "it will fail the tests'. What happens next?",
-    ["The coder gets a second round to finish its draft, since it says the work is not done",
-     "The turn is refused: a thought that contradicts its own patch makes the output invalid",
-     "The reviewer reads the thought and asks for changes, so the coder goes again",
-     "The oracle passes the code, the reviewer approves, and the run stops with pass"],
-    answer=3,
-    explanation="A thought is recorded, never obeyed, in either direction: the oracle runs the code "
-                "after every coder turn, green tests end the run (part 1), and the doubts stay in the "
-                "trace as words.",
-    explanations=[
-        "Rounds end on the oracle's report, not on what a role thinks of its work. Green tests stop "
-        "the run after the review, however modest the coder is.",
-        "The schema checks that a thought is a string, not that it is right. The patch is legal, so "
-        "it lands and the tests judge it.",
-        "The reviewer is not shown the coder's thought (the views below), and on green tests it "
-        "approves.",
-        None,
-    ],
-)
+Quiz("2.1")
 
 
 # %% [markdown]
@@ -560,26 +540,7 @@ if stuck is not None:
 # identical nit; a person reading the trace sees at once where the team stopped making progress.
 
 # %%
-Quiz(
-    "The tests are red, and the reviewer's past_verdicts read request_changes, request_changes, "
-    "approve, request_changes (a reviewer model approved a failing patch once). What should "
-    "nits_reviewer write now?",
-    ["request_changes, message escalate: three requests, the approval in between or not",
-     "request_changes with the first test error: since the approval it has asked only once",
-     "approve: its last approval still stands, and the tests have not changed much since",
-     "the verdict escalate, so that the supervisor stops the run and calls a person"],
-    answer=0,
-    explanation="The counter counts every request in the run, not a streak: three reviewed attempts "
-                "have failed, and an approval in between does not make them fewer. So the verdict "
-                "stays request_changes, and the message says a person should look.",
-    explanations=[
-        None,
-        "That counts a streak since the approval. Three attempts were still turned down, and the "
-        "counter is there to say so.",
-        "Red tests get request_changes, always; a past approval changes nothing about this turn's tests.",
-        "escalate is the message, not a verdict: REVIEW.json holds approve or request_changes.",
-    ],
-)
+Quiz("2.2")
 
 # %% [markdown]
 # ## Recap

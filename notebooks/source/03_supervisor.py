@@ -384,29 +384,7 @@ for budget in (0, 1, 2, 4):
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "Your reviewer becomes a real model that costs as much per call as the coder. With "
-    "`max_rounds=3` and a coder that never gets the tests green (the planner writes its plan at "
-    "once), how many role turns can the run make at most?",
-    [
-        "3: the budget caps every turn of every role, the planner's and the reviewer's too",
-        "4: three coder turns, plus the planner's one turn before round 1",
-        "9: three rounds, each of them a planner turn, a coder turn and a review",
-        "7: the planner's one, three coder turns, and a review of each test run",
-    ],
-    3,
-    "The budget caps coder turns only. The planner plans once before round 1 (a plan exists, so it "
-    "is not asked again), and every test run is reviewed, the last one too. So a run can make "
-    "2 * max_rounds + 1 model calls: when reviews cost as much as code, budget money for that, "
-    "not for max_rounds calls.",
-    explanations=[
-        "Only coder turns are counted (rule 5); the planner's turn and the reviews come on top.",
-        "Every test run is reviewed, the last round's too: the one-round run above ends "
-        "TEST -> REVIEW -> STOP_FAIL.",
-        "The planner is asked again only while PLAN.md is empty (rule 1); here it wrote its plan at once.",
-        None,
-    ],
-)
+Quiz("3.1")
 
 # %% [markdown]
 # ## 4. The override on green tests
@@ -440,27 +418,7 @@ assert picky.status == "pass" and last_review["override"] is True
 assert "override" not in [e for e in result.trace if e.get("role") == "reviewer"][-1]
 
 # %% tags=["quiz"]
-Quiz(
-    "You want no line of the code over 80 characters, and your reviewer model checks that well. "
-    "Where must the rule live so that no run ends with pass while breaking it?",
-    [
-        "In the reviewer: its request_changes on green tests then holds the run back",
-        "In PLAN.md: the coder reads the plan each turn and keeps to what it says",
-        "In max_rounds: more rounds give the reviewer the time to get it fixed",
-        "In the oracle: a test of line lengths, run every round with the others",
-    ],
-    3,
-    "Green tests stop the run whatever the reviewer says, so a rule that must hold has to make the "
-    "tests red when it is broken. In the oracle it is checked every round, the same way each time, "
-    "and no reviewer's veto is needed (the veto that could stall a run until the budget is gone).",
-    explanations=[
-        "On green tests the reviewer's request_changes is overridden, as the picky reviewer's run "
-        "shows: the run ends with pass and the long lines stay.",
-        "A plan is advice to the coder, and nothing checks that the code follows it.",
-        "More rounds change nothing: the run stops at the first green tests, long lines or not.",
-        None,
-    ],
-)
+Quiz("3.2")
 
 # %% [markdown]
 # ## 5. Why the roles never run in parallel
@@ -655,26 +613,7 @@ assert [role for role, _ in log] == ["planner", "coder", "reviewer", "coder", "r
 RoundStepper((code, log))
 
 # %% tags=["quiz"]
-Quiz(
-    "Change the worked example: in round 2 the reviewer rejects v2 with 'REJECT: too long'. What "
-    "feedback does the coder get in round 3?",
-    [
-        "'review: REJECT: too long', and in round 2 the tester never ran",
-        "'test: FAIL: test_empty', since the tester runs after every coder turn",
-        "both rejections, 'no error handling' and 'too long', one after the other",
-        "'' (empty), because a second rejection in a row starts the feedback afresh",
-    ],
-    0,
-    "A rejection ends the round before the tester runs, and the feedback is the latest thing that "
-    "went wrong, prefixed by who said it: here the reviewer, in round 2.",
-    explanations=[
-        None,
-        "The tester runs only on approved code: a rejected round ends at the review (round 1 of the "
-        "worked example shows it).",
-        "The feedback is one text, the latest: round 2's rejection replaces round 1's.",
-        "Nothing empties the feedback once it is set; the coder always gets the latest objection.",
-    ],
-)
+Quiz("3.3")
 
 # %% [markdown]
 # ## Exercise 3.1 — run_team

@@ -247,28 +247,7 @@ print("\nplan the coder saw in each round:", [e["view"]["plan"] for e in turns(l
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "With `require_plan=False` the team passes even though PLAN.md is wiped every round. "
-    "Why does the course still require a plan?",
-    [
-        "The oracle reads PLAN.md, and its tests fail whenever the plan is empty",
-        "An empty plan means something broke, re-planning is cheap, and real roles read the plan",
-        "Planner turns count against max_rounds, so re-planning right away saves coder rounds later on",
-        "Without a plan, the allowlist lets the coder write any file it wants to",
-    ],
-    1,
-    "Requiring the plan repairs broken state visibly (the trace says the planner went again), costs "
-    "one small turn that is not a coder turn, and keeps the shared reference that real roles read.",
-    explanations=[
-        "The oracle only runs the cases from the test file; it never reads PLAN.md. That is why the "
-        "run without a plan could pass at all.",
-        None,
-        "Planner turns are not coder turns, so they do not count against max_rounds. Re-planning costs "
-        "a turn; it never saves one.",
-        "Allowlists are fixed per role and do not depend on the plan: the coder may write "
-        "src/fizzbuzz.py and nothing else, plan or no plan.",
-    ],
-)
+Quiz("4.1")
 
 # %%
 guess = Predict.fault("reviewer never approves")
@@ -417,28 +396,7 @@ assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["error
 guess.reveal(run)
 
 # %% tags=["quiz"]
-Quiz(
-    "The oracle has two defences against the lying fizzbuzz: it refuses `class` in a source, and it "
-    "compares only results that are exactly a `str`. Which of them did the run above use?",
-    [
-        "The exact-str check: each case ran, returned the liar, and failed the type check",
-        "The refusal of `class`: the source never ran, so no result reached the type check",
-        "Both, on every case: first the refusal, then the type check on what came back",
-        "Neither: the reviewer's request_changes kept the run going until the budget ended it",
-    ],
-    1,
-    "The error the run printed names `class`, and 0 cases passed: the oracle refused the source "
-    "before running a line of it, so the exact-str check had nothing to look at. It is there for a "
-    "lie that gets past the first defence: a result is never asked whether it is equal.",
-    explanations=[
-        "Then the error would name a case and a wrong type. The printed error names `class`: the "
-        "source was refused before any case ran.",
-        None,
-        "A refused source runs no case at all, so there is no result for the type check to see.",
-        "The reviewer's verdict never decides a run's end; and the oracle, not the reviewer, refused "
-        "the source (its error is the one printed).",
-    ],
-)
+Quiz("4.2")
 
 # %%
 guess = Predict.fault("coder crashes")
@@ -738,28 +696,7 @@ if hardened is not None:
         print("the healthy team with the rule:", ruled.status)
 
 # %% tags=["quiz"]
-Quiz(
-    "Your hardening rule raises an exception instead of returning. What should the supervisor do "
-    "with the coder's turn?",
-    [
-        "Refuse the turn: a safety rule that cannot answer must fail closed",
-        "Apply the turn: the rule never said no, so nothing forbids the patch",
-        "Stop the whole run with an error, so that a person fixes the rule first",
-        "Skip the broken rule for this turn and log a warning to fix it later",
-    ],
-    0,
-    "Refusing the turn keeps the repo safe and the run going, and the reason in the trace points "
-    "straight at the rule to fix.",
-    explanations=[
-        None,
-        "Then a bug in the rule silently switches the protection off, exactly when something unusual "
-        "(maybe hostile) is going on.",
-        "Then any buggy rule, or any patch crafted to make the rule crash, could end the team's work. "
-        "A policy's failure is data in the trace, not a crash of the supervisor.",
-        "Skipping the rule is the same as applying the turn: the protection is off, and a warning "
-        "nobody reads does not bring it back.",
-    ],
-)
+Quiz("4.3")
 
 # %% [markdown]
 # ## Recap

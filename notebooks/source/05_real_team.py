@@ -214,28 +214,7 @@ show_table(["status", "passed", "proposal", "text"], rows, "the gate, one step")
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "Step S3's risk is execute (it runs code), and it succeeded. S1 and S2, both write, succeeded too. "
-    "What does the gate decide?",
-    [
-        "It blocks: writing files and executing code are too risky to accept unseen",
-        "It asks the user to decide, because a risky step needs a person's approval",
-        "It passes, and adds risk notes and suggested checks for S3",
-        "It passes without any notes, because only the statuses of steps matter",
-    ],
-    2,
-    "Risk is information for the person accepting the run, not a reason to call finished work "
-    "unfinished. The notes say what to check: the diff of the files, the output of what ran.",
-    explanations=[
-        "Then every run that writes a file or runs code — every useful run — would be blocked. Risk adds notes; "
-        "only failed, skipped and cancelled steps block.",
-        "A user decision is the proposal for a skipped step. A risky step that succeeded needs checks, "
-        "not a decision.",
-        None,
-        "Statuses decide pass or block, but the gate still reports risk: a write or an execute step "
-        "comes with notes and suggested checks.",
-    ],
-)
+Quiz("5.1")
 
 # %% [markdown]
 # ## 4. Retry proposals
@@ -635,28 +614,7 @@ assert [r["agree"] for r in rows] == [True, False, True, False]
 #   oracle's report decides success; a gate can take success away but never grant it.
 
 # %% tags=["quiz"]
-Quiz(
-    "A planned run's S2 was skipped. The gate blocks it; the advisory model recommends accept, with "
-    "convincing notes. What happens?",
-    [
-        "The run becomes a success: specific, convincing advice overrides a gate that only counts",
-        "The run stays failed, and S2 is retried at once, since a blocked gate proposes a retry",
-        "The run stays failed; the advice is kept beside it, and a person decides what to do about S2",
-        "The run becomes a success once the reviewer role approves, since two reviewers then agree",
-    ],
-    2,
-    "The gate decides and the model advises: a skipped step blocks whatever the advice says, the "
-    "proposal (`user_decision` on S2) is text for a person, and nothing runs by itself.",
-    explanations=[
-        "Advice never changes the gate's status; that is what makes a wrong recommendation cheap "
-        "(a second look) instead of a wrong success.",
-        "Nothing retries automatically. For a skipped step the gate proposes asking the person who "
-        "skipped it, and even a proposed retry waits for them.",
-        None,
-        "The gate can only take success away. No verdict, and no number of agreeing opinions, makes "
-        "undone work done.",
-    ],
-)
+Quiz("5.2")
 
 
 # %% [markdown]

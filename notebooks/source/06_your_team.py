@@ -175,25 +175,7 @@ Hints("6.1")
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "Your fault: a coder that writes an empty src/fizzbuzz.py. Which evidence function shows that "
-    "this fault, and not something else, was caught?",
-    ["One that returns the first error any test run reported, whatever that error says",
-     "One that returns an oracle error saying the source defines no fizzbuzz, None otherwise",
-     "One that returns the run's stop reason, which says in words why the run ended",
-     "One that returns 'caught!' for every run, since the fault really is there in yours"],
-    answer=1,
-    explanation="Evidence must be found in the faulty run and nowhere else. Only your empty file makes "
-                "the oracle say the source defines no fizzbuzz; a healthy run never does.",
-    explanations=[
-        "The healthy team's first cut fails too (fizzbuzz(5) returned '5'), so this finds 'evidence' in "
-        "a healthy run as well, and the eval could not fail.",
-        None,
-        "Every run has a stop reason, the healthy one included: it says how the run ended, not that "
-        "your fault was caught.",
-        "Evidence in every run is no evidence: the eval would pass even if your fault did nothing.",
-    ],
-)
+Quiz("6.1")
 
 
 # %% [markdown]
@@ -290,24 +272,7 @@ Hints("6.2")
 # Before it runs, one row to predict:
 
 # %% tags=["quiz"]
-Quiz(
-    "Before the table runs: part 4's 'coder edits tests' ends with budget, and its code step failed "
-    "(no coder turn landed). What does the gate make of that run?",
-    ["It stays budget: the gate only takes a pass away, and this run never passed",
-     "It becomes blocked: a failed step blocks the run, whatever supervise said",
-     "It becomes pass: the plan, review and tests steps ran, three steps of four",
-     "It becomes failed, the gate's own word for a run whose tests never went green"],
-    answer=0,
-    explanation="The gate can only take success away. A `budget` run has none to take, so it stays "
-                "`budget`; `blocked` is for a run whose tests passed while some work was not done.",
-    explanations=[
-        None,
-        "`blocked` is what the gate makes of a *pass* with undone work. A run that never passed keeps "
-        "the supervisor's ending.",
-        "The gate never grants success, and here the tests step failed too: the tests stayed red.",
-        "`failed` is a step's outcome, not a run's status; a gated run ends `pass`, `budget` or `blocked`.",
-    ],
-)
+Quiz("6.2")
 
 # %%
 from agent_team.gated import gated

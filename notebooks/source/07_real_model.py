@@ -325,21 +325,7 @@ def retry_or_stop(attempts, budget):
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "Every call answers 401 and the team runs 4 rounds (4 coder turns, 3 attempts each at most). "
-    "How many calls does the coder's slot make, with the default decision and then with yours?",
-    ["4 and 4", "12 and 4", "12 and 12", "3 and 1"],
-    1,
-    "The default retries every failure: 3 attempts in each of 4 turns. Yours stops a turn at the "
-    "first 401, since a refused key is refused again, so 1 call a turn. (The supervisor still "
-    "gives the coder each of its turns: stopping retries ends a turn, not the run.)",
-    explanations=[
-        "The default decision retries a 401 like any failure: 3 attempts a turn, not 1.",
-        None,
-        "Your decision stops at a 401 (\"bad key\"), so each turn makes one call.",
-        "A turn's decision ends the turn, not the run: the coder still has 4 turns.",
-    ],
-)
+Quiz("7.1")
 
 # %%
 from agent_team.llm import llm_policy
@@ -599,26 +585,7 @@ else:
 # %% tags=["quiz"]
 from agent_team.widgets import Quiz
 
-Quiz(
-    "A model in the reviewer's role approves, and writes \"all tests pass\" in its notes. The oracle "
-    "reports 1 of 4 passing and one round is left. What does the supervisor do?",
-    ["Stops with pass: the reviewer is the role whose job is to judge the code",
-     "Gives the coder the next round: red tests never end a run with pass, whatever a role says",
-     "Asks the model again, since approving red tests is a bad reply the slot retries",
-     "Stops with budget at once: a reviewer that lies has broken the run"],
-    answer=1,
-    explanation="Only the oracle's green ends a run with pass. A verdict is recorded and fed back; on "
-                "red tests the coder goes again until the budget is spent.",
-    explanations=[
-        "The reviewer's verdict is kept and shown to the coder, but it never ends a run: that is "
-        "the oracle's alone, and the oracle says red.",
-        None,
-        "The reply was well formed: a valid verdict in the right shape. The slot retries only replies "
-        "it cannot use; whether the verdict is right is not its question.",
-        "The supervisor does not judge a role's honesty; it counts rounds. One is left, so the coder "
-        "gets it.",
-    ],
-)
+Quiz("7.2")
 
 # %% [markdown]
 # ## Recap

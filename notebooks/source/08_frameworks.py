@@ -607,28 +607,7 @@ assert all(checks.values())
 # %%
 from agent_team.widgets import Quiz
 
-Quiz(
-    "You move the course's team into a framework whose ready-made stop rule ends the run when a "
-    "message contains TERMINATE, and whose code tool runs model-written code on the host. Which "
-    "two changes keep the course's guarantees?",
-    ["None: the coder writes TERMINATE only once it believes the code works; a timeout suffices",
-     "A second model that confirms each TERMINATE, and a prompt telling the coder to spare the host",
-     "Your own stop rule on tests out of every agent's reach, and a runner with no network or keys",
-     "A much higher message limit, and Docker around the whole application"],
-    answer=2,
-    explanation="The guarantees come from what decides the stop (a test run no agent can edit, beside a "
-                "budget) and from where model-written code runs (a runner that can reach nothing worth "
-                "stealing). The framework gives you the hooks; what you hang on them is the design.",
-    explanations=[
-        "That trusts the coder's own claim, which part 1 ruled out, and a timeout limits how long "
-        "the code runs, not what it can reach.",
-        "A second model's confirmation is another claim, and a prompt is a request, not a wall: "
-        "text planted in a file the coder reads can ask for the opposite.",
-        None,
-        "More messages only let a wrong team run longer; a limit is a budget, not a success signal. "
-        "A container around the whole application still runs the model's code beside your keys.",
-    ],
-)
+Quiz("8.1")
 
 # %% [markdown]
 # ## Recap

@@ -1,4 +1,4 @@
-"""Every quiz in the course, read from the notebook sources: fair to a learner who reads, not to one who guesses.
+"""Every quiz in the course, read from its table (agent_team.quizzes): fair to a learner who reads, not to one who guesses.
 
 A quiz whose answer is always b) or c), or always the longest choice, can be
 passed without reading the question. Across the course no letter may hold
@@ -12,25 +12,28 @@ from pathlib import Path
 
 import pytest
 
+from agent_team.quizzes import QUIZZES as TABLE, quiz_ids
+
 SOURCES = sorted((Path(__file__).resolve().parents[2] / "notebooks" / "source").glob("*.py"))
 LIMIT = 0.40
 MAX_CHOICE = 100  # characters: one line of a radio button in a notebook
 
 
 def _quizzes():
-    found = []
+    return [{"where": f"quiz {q.id}: {q.question[:50]}", "choices": list(q.choices), "answer": q.answer,
+             "explanations": list(q.explanations) or None} for q in TABLE]
+
+
+def test_every_quiz_of_the_table_is_asked_once_and_only_by_its_id():
+    asked = []
     for path in SOURCES:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Quiz":
-                args = [ast.literal_eval(a) for a in node.args]
-                kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
-                question, choices = args[0], args[1]
-                answer = kw.get("answer", args[2] if len(args) > 2 else None)
-                if isinstance(answer, str):
-                    answer = choices.index(answer)
-                found.append({"where": f"{path.name}: {question[:50]}", "choices": choices, "answer": answer,
-                              "explanations": kw.get("explanations")})
-    return found
+                assert len(node.args) == 1 and not node.keywords, f"{path.name}: a quiz cell says Quiz(\"N.M\") only"
+                quiz_id = ast.literal_eval(node.args[0])
+                assert quiz_id.split(".")[0] == str(int(path.name[:2])), f"{path.name} asks quiz {quiz_id}"
+                asked.append(quiz_id)
+    assert sorted(asked) == sorted(quiz_ids()), "each quiz of agent_team.quizzes is asked once, in its part"
 
 
 QUIZZES = _quizzes()

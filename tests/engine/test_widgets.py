@@ -237,7 +237,22 @@ def test_quiz_without_a_front_end_prints_the_question_but_not_the_answer():
     assert str(quiz()) == text  # deterministic
     html = q.html
     assert "<code>stops</code>" in html
-    assert "<details><summary>Show the answer</summary>" in html and "green tests or the budget" in html
+    assert "green tests or the budget" not in html and "Show the answer" not in html  # no answer stored with the page
+
+
+def test_a_quiz_of_the_course_comes_from_its_table_by_id():
+    from agent_team.quizzes import QUIZZES, quiz as row
+    q = W.Quiz("1.2")
+    want = row("1.2")
+    assert (q.id, q.question, q.choices, q.answer) == ("1.2", want.question, list(want.choices), want.answer)
+    assert want.explanation not in q.html + q.text
+    q.choose(want.answer)
+    assert q.check() and want.explanation in q.feedback
+    with pytest.raises(KeyError, match="its quizzes are 1.1, 1.2, 2.1"):
+        W.Quiz("9.9")
+    with pytest.raises(TypeError, match="Quiz"):
+        W.Quiz("a question", ["a", "b"])  # the long form needs its answer and explanation
+    assert len({r.id for r in QUIZZES}) == len(QUIZZES)
 
 
 def test_quiz_is_keyboard_usable():

@@ -1,5 +1,6 @@
 """A multiple-choice question that explains its answer, and each wrong choice, once checked."""
 
+from .. import quizzes
 from ..render.html import Safe, inline, tag, wrap
 from .base import Base, controls
 
@@ -12,6 +13,9 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 class Quiz(Base):
     """A multiple-choice question: pick a choice, press Check, read why.
 
+    ``Quiz("1.2")`` shows the course's quiz of that id (:mod:`agent_team.quizzes`), so that the
+    answer is not in the cell the learner reads. The long form, ``Quiz(question, choices, answer,
+    explanation, explanations=...)``, still works (notebooks saved before the table call it):
     ``answer`` is the right choice (its index or its text); ``explanation``
     says why it is right; ``explanations`` (a list aligned with ``choices``,
     or a dict from choice index or text) says why each wrong choice is wrong,
@@ -19,7 +23,14 @@ class Quiz(Base):
     ``.check()`` (True when right), ``.feedback``, ``.html``, ``.text``.
     """
 
-    def __init__(self, question, choices, answer, explanation, *, explanations=None):
+    def __init__(self, question, choices=None, answer=None, explanation=None, *, explanations=None):
+        self.id = None
+        if choices is None:  # an id of the course's table
+            row = quizzes.quiz(str(question))
+            self.id, question, choices, answer = row.id, row.question, row.choices, row.answer
+            explanation, explanations = row.explanation, row.explanations or None
+        elif answer is None or explanation is None:
+            raise TypeError("give a quiz's id, Quiz(\"1.2\"), or its question, choices, answer and explanation")
         self.question, self.choices = str(question), [str(c) for c in choices]
         if len(self.choices) < 2:
             raise ValueError("a quiz needs at least two choices")
@@ -123,19 +134,14 @@ class Quiz(Base):
 
     @property
     def html(self):
-        """The question as static HTML: choices, then the answer behind a 'show' toggle (or the feedback)."""
+        """The question as static HTML: its choices, then the feedback once checked (never the answer before)."""
         items = [tag("li", tag("b", f"{LETTERS[i]}) "), inline(c),
                      " ◀ your choice" if i == self.selected else "") for i, c in enumerate(self.choices)]
         parts = [tag("p", tag("b", inline(self.question))), tag("ul", *items, style="list-style:none")]
         if self.feedback:
             parts.append(self._feedback_html())
-        else:
-            why = [tag("li", tag("b", f"{LETTERS[i]}) "), inline(t))
-                   for i, t in enumerate(self.explanations) if t and i != self.answer]
-            parts.append(tag("details", tag("summary", "Show the answer"),
-                             tag("p", tag("b", f"{LETTERS[self.answer]}) "), inline(self.choices[self.answer]),
-                                 " — ", inline(self.explanation)),
-                             tag("ul", *why) if why else ""))
+        else:  # the answer is not stored with the page: it shows once a choice is checked
+            parts.append(tag("p", tag("i", "Run this cell to answer: the answer and why show once you check.")))
         return wrap(*parts, label="quiz")
 
     @property
