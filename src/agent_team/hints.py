@@ -17,23 +17,27 @@ from dataclasses import dataclass
 
 from .faults import FAULTS  # hints that count part 4's faults count the table, never a number typed in
 
-__all__ = ["Hint", "HINTS", "LEVELS", "hints_for"]
+__all__ = ["Hint", "HINTS", "LEVELS", "REPORT_LEVELS", "hints_for", "report_hint"]
 
 LEVELS = ("nudge", "approach", "near code")
+# A grader's report closes with the nudge or the approach at most: the near code, close to a
+# solution, shows only when the learner asks the Hints cell for it.
+REPORT_LEVELS = 2
 
 
 @dataclass(frozen=True)
 class Hint:
     text: str
     code: str = ""  # a skeleton to read, never a whole solution
-    checks: tuple = ()  # the report checks this hint speaks to: a report that fails one first closes with it
+    checks: tuple = ()  # the report checks it speaks to: a report failing one first may close with it
 
 
 HINTS = {
     "1.1": (
         Hint("Three things can go wrong before a case gives an answer: the source may not compile, it "
              "may not define `fizzbuzz`, and a case may raise. Each of them is a failed case with a "
-             "message in the dict you return; `run_tests` itself never raises."),
+             "message in the dict you return; `run_tests` itself never raises.",
+             checks=("never raises", "errors explain")),
         Hint("Make a new dict inside `run_tests` on every call (a dict made once outside is shared by "
              "every repo you test, so an old `fizzbuzz` survives into the next call). Pass that one dict "
              "to `exec` as its globals only: with a second dict for locals, a `fizzbuzz` that calls a "
@@ -62,7 +66,8 @@ HINTS = {
     "2.1": (
         Hint("The limit is about how many times the reviewer has asked in total, not in a row and not in "
              "the last few rounds: an approval in between does not reset it. And green tests are "
-             "approved whatever the count says."),
+             "approved whatever the count says.",
+             checks=("counts requests", "escalate at the limit", "green: approve")),
         Hint("Read `view[\"last_tests\"]` first: green means approve. Otherwise the notes are the first "
              "test error (or a short sentence when there is no test report yet). Count "
              "`\"request_changes\"` over the whole `view[\"past_verdicts\"]` list with `.count(...)`; "
@@ -85,7 +90,8 @@ HINTS = {
         Hint("Compare your calls with the worked example's, line by line. The usual slips: the coder is "
              "not given the latest feedback with its `review: ` or `test: ` prefix, or a reply is "
              "matched too strictly or too loosely (`APPROVED` and `PASS: 4/4` start with the keyword; "
-             "`LGTM` does not)."),
+             "`LGTM` does not).",
+             checks=("feedback", "test approved code", "tester only on approved", "stop on PASS")),
         Hint("Call the planner once. Then loop `max_rounds` times (zero rounds: no coder call at all): "
              "coder, then reviewer on every code, even empty or repeated code (no caching, no "
              "early stop when the code repeats). A review that does not start with `APPROVE` becomes "
@@ -112,7 +118,8 @@ HINTS = {
     "4.1": (
         Hint("A row injects a fault only if the run it makes is different from the healthy team's run. "
              "Naming a role in the dict is not enough: `{\"coder\": None}` or the healthy coder under "
-             "the key `coder` runs exactly the healthy trace."),
+             "the key `coder` runs exactly the healthy trace.",
+             checks=("two faults",)),
         Hint("Begin with part 3's two healthy rows. For each fault row, take a policy from "
              "`agent_team.faults` (or write one) that behaves differently, pass it under its role's "
              "keyword (`coder=`, `reviewer=`, `planner=`, or `tamper=` for a repo edit), keep "
@@ -130,7 +137,8 @@ HINTS = {
     "4.2": (
         Hint("The rule is about who writes what: the role must be the coder, and the content must "
              "contain the words `exec` or `__import__`. Nothing else is refused: not other imports, not "
-             "reviewer patches, not files because of their name."),
+             "reviewer patches, not files because of their name.",
+             checks=("refuses exec", "refuses __import__", "allows the rest", "other roles")),
         Hint("Check `role == \"coder\"` first (a rule keyed on `.py` paths also refuses a planner or a "
              "reviewer that never writes code). Then look for the words anywhere in the content, with "
              "`in`: not only `exec(` with a bracket, since `exec (` and `e = exec` get past that. "
@@ -149,7 +157,8 @@ HINTS = {
     "5.1": (
         Hint("An empty list is not \"everything succeeded\": nothing ran, so the gate blocks and asks a "
              "person (`user_decision`, step `None`). And the step a proposal names is the first in the "
-             "list of its kind, whatever its id says."),
+             "list of its kind, whatever its id says.",
+             checks=("empty list", "first in list order", "ids as given")),
         Hint("Handle the empty list first. Then walk the kinds in the order failed, cancelled, skipped; "
              "for each kind, walk the outcomes in list order and return the first match with its action "
              "from `ACTIONS`. Do not sort ids, take `min(...)` of them or look at only the first few "
@@ -170,7 +179,8 @@ HINTS = {
         Hint("A fault must change what happens: a policy that wraps the healthy one and passes its output "
              "through unchanged runs exactly the healthy trace, and the grader refuses it. And part 4's "
              f"{len(FAULTS)} faults do not count, nor a wrapper around one or its code typed in again (the "
-             "grader compares the runs): write the misbehaving policy or hook yourself."),
+             "grader compares the runs): write the misbehaving policy or hook yourself.",
+             checks=("a real fault", "new")),
         Hint("Pick one role and make it break one rule (write a file outside its allowlist, send an empty "
              "file, leave no verdict, hang like a busy model with a small `seconds` in `kwargs`). Run "
              "`supervise(**kwargs)` with it and read the trace before you decide `expect`. Then write "
@@ -194,7 +204,8 @@ HINTS = {
     "6.2": (
         Hint("Four outcomes, always, in the order plan, code, tests, review, even for a run of 0 rounds: "
              "a step that never happened is `skipped`, not missing. Only the last test run and the "
-             "last review count, as in the gate."),
+             "last review count, as in the gate.",
+             checks=("shape", "tests step", "review step")),
         Hint("Collect the coder's and the reviewer's turns (`turns(run.trace, role)`) and the test reports "
              "(`oracle_reports(run.trace)`). The plan "
              "succeeded when the plan file holds more than blank lines at the end; the code when some "
@@ -216,7 +227,8 @@ HINTS = {
     "7.1": (
         Hint("Look only at the last attempt to tell transient from hopeless: its `failure`, and its "
              "`status` (careful: 0 is a status, and it is falsy). Look back through `attempts` only "
-             "to count the bad replies in a row."),
+             "to count the bad replies in a row.",
+             checks=("transient", "refused", "bad replies")),
         Hint("Decide in three steps, in this order. First, what the last failure is: a bad reply "
              "(wait 0, unless it is the third in a row), 401/403, 404, another status below 500 but "
              "not 429, or transient (wait `retry_after` if it is not None, else `2 ** (len(attempts) - 1)`). "
@@ -257,3 +269,21 @@ def hints_for(exercise_id):
     if key not in HINTS:
         raise KeyError(f"no hints for exercise {key!r}; the exercises with hints are {', '.join(HINTS)}")
     return HINTS[key]
+
+
+def report_hint(exercise_id, failing, seen):
+    """The hint a grader's report closes with, as ``(number, hint)``, or None.
+
+    ``failing`` is the report's first failing check and ``seen`` how many hints of the exercise the
+    learner has seen (the progress record the Hints cell reads). The ladder is never skipped: the
+    next hint, starting with the nudge, if it speaks to that check (and is not the near code);
+    else the last hint already seen that speaks to it, again; else None, for a hint about another
+    check would send the learner the wrong way.
+    """
+    ladder = HINTS.get(str(exercise_id), ())
+    if failing is None:
+        return None
+    if seen < min(len(ladder), REPORT_LEVELS) and failing in ladder[seen].checks:
+        return seen + 1, ladder[seen]
+    earlier = [n for n in range(min(seen, len(ladder)), 0, -1) if failing in ladder[n - 1].checks]
+    return (earlier[0], ladder[earlier[0] - 1]) if earlier else None

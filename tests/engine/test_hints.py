@@ -120,20 +120,54 @@ def test_a_hint_names_only_checks_its_exercises_grader_declares_and_near_code_na
         for h in hints:
             unknown = [name for name in h.checks if name not in checks[ex_id]]
             assert not unknown, f"{ex_id}: hint names checks its grader never declares: {unknown}"
-        assert not hints[-1].checks, f"{ex_id}: the closing hint is never the near code"
-        named = [name for h in hints for name in h.checks]
-        assert len(named) == len(set(named)), f"{ex_id}: a check named by two hints"
-    assert any(h.checks for hints in HINTS.values() for h in hints[1:]), "no check points past hint 1"
+        assert not hints[-1].checks, f"{ex_id}: a report never closes with the near code"
+        assert hints[0].checks, f"{ex_id}: the nudge names no check, so no report could start the ladder"
 
 
-def test_a_reports_closing_hint_is_the_one_for_its_first_failing_check():
+def report_failing(ex_id, *names):
     from agent_team.grading import Report
-    report = Report(exercise="1.1").declare_all([(name, "r") for name in declared_checks()["1.1"]])
-    report.finish()
-    assert report.hint == ""  # passed: no hint to close with
-    report.fail("one fresh dict", "kept")
-    report.fail("type before ==", "compared first")
-    assert report.hint.endswith(HINTS["1.1"][1].text) and "one fresh dict" in report.hint
-    report = Report(exercise="1.1").declare_all([(name, "r") for name in declared_checks()["1.1"]])
-    report.fail("ok", "wrong")  # a check no hint names: the nudge, as before
-    assert report.hint == HINTS["1.1"][0].text
+    report = Report(exercise=ex_id).declare_all([(name, "r") for name in declared_checks()[ex_id]])
+    for name in names:
+        report.fail(name, "wrong")
+    return report.finish()
+
+
+def shown(report):
+    """What a notebook does with a report it displays (IPython asks for its mime bundle)."""
+    return report._repr_mimebundle_()["text/html"]
+
+
+def test_a_reports_hint_starts_with_the_nudge_and_is_about_the_failing_check(tmp_path, monkeypatch):
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "p.json"))
+    assert report_failing("1.1").hint == ""  # passed: no hint to close with
+    # The walk's first failure: a raising case fails "never raises", which the nudge is about.
+    first = report_failing("1.1", "never raises")
+    assert first.hint == f'(hint 1 of 3, the nudge, for the check "never raises") {HINTS["1.1"][0].text}'
+    # A first failure the nudge is not about: no later hint skips it, and no hint of another check
+    # (1.1's off-by-one, 4.1's misspelled keyword) sends the learner the wrong way.
+    for ex_id, check in (("1.1", "one fresh dict"), ("1.1", "the four CASES"), ("4.1", "rows")):
+        hint = report_failing(ex_id, check).hint
+        assert all(h.text not in hint for h in HINTS[ex_id]), (ex_id, check, hint)
+        assert hint == "Stuck? The Hints cell under the grader shows hint 1 of 3 (nudge).", hint
+    progress.record_hint("1.1", 1)  # the nudge seen: a fresh dict's hint is the approach, next on the ladder
+    assert report_failing("1.1", "one fresh dict").hint.startswith('(hint 2 of 3, the approach, for the check "one fresh dict")')
+    assert report_failing("1.1", "never raises").hint.startswith("(hint 1 of 3, the nudge")  # seen, shown again
+
+
+def test_a_shown_reports_hint_counts_as_seen_where_the_hints_cell_reads_it(tmp_path, monkeypatch):
+    file = str(tmp_path / "p.json")
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", file)
+    cell = W.Hints("1.1")  # the Hints cell, run before the grader's report
+    report = report_failing("1.1", "never raises")
+    html = shown(report)
+    assert "hint 1 of 3, the nudge" in html and progress.hints(file) == {"1.1": 1}
+    shown(report)
+    assert progress.hints(file) == {"1.1": 1} and "hint 1 of 3" in report.hint  # shown again: the same hint, once
+    assert "1 of 3 shown" in W.Hints("1.1").html
+    assert cell.reveal() == 2 and "Hint 2 of 3 (approach)" in cell.html  # no hint shown twice as new
+    after = report_failing("1.1", "errors explain")  # named by both: the next one, the near code never
+    shown(after)
+    assert "hint 2 of 3, the approach" in after.hint and progress.hints(file) == {"1.1": 2}
+    progress.record_hint("1.1", 3)
+    assert report_failing("1.1", "errors explain").hint.startswith("(hint 2 of 3")
+    assert report_failing("1.1", "ok").hint == ""  # every hint seen, none about this check: its message says it

@@ -20,6 +20,7 @@ Also: no grader source opens with a class any more unless its case needs one, so
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
+from agent_team import progress
 from agent_team.grading import grade_run_tests
 from agent_team.grading.ex_run_tests import NAMED, RANDOM, source
 from agent_team.oracle import CASES
@@ -133,9 +134,14 @@ def test_the_graders_correct_fizzbuzz_passes_the_courses_own_oracle():
     assert not classless, classless[0]  # a class only where its case needs one
 
 
-def test_the_closing_hint_is_the_one_for_the_first_failing_check():
+def test_the_closing_hint_is_the_one_for_the_first_failing_check(tmp_path, monkeypatch):
     # A shared dict fails "one fresh dict": hint 2 says to make a new dict on every call, hint 1
-    # (compile, missing fizzbuzz, raising cases) would send the learner to the wrong sentence.
+    # (compile, missing fizzbuzz, raising cases) would send the learner to the wrong sentence. The
+    # ladder is never skipped, so before the nudge is seen the report only points at the hints.
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "progress.json"))
+    report = grade_run_tests(keeps_the_rest)
+    assert "hint 1 of 3 (nudge)" in report.hint and "Three things" not in report.hint, report.hint
+    progress.record_hint("1.1", 1)
     report = grade_run_tests(keeps_the_rest)
     assert "new dict inside `run_tests` on every call" in report.hint, report.hint
     assert "one fresh dict" in report.hint and "hint 2" in report.hint, report.hint

@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 
 from .. import course, progress
-from ..hints import HINTS
+from ..hints import LEVELS, hints_for, report_hint
 from ..clip import safe_repr
 from ..limits import TimeUp, budget, call_limited, describe_error
 from ..render import report_html, report_text
@@ -102,6 +102,7 @@ class Report:
     exercise: str = ""
     outcome_override: str = ""   # "not implemented" when the stub is untouched
     _recorded: bool = field(default=False, init=False, repr=False, compare=False)
+    _hint_seen: int | None = field(default=None, init=False, repr=False, compare=False)  # when shown
 
     def __post_init__(self):
         if not self.title and self.exercise:
@@ -121,21 +122,26 @@ class Report:
 
     @property
     def hint(self):
-        """What to try while it has not passed: the hint (hints.py, the one table of hints) that names
-        the first failing check, so the closing line speaks to the check a learner reads first; the
-        exercise's first hint when no hint names it (or nothing failed yet, only went unjudged)."""
+        """What to try while it has not passed: the learner's next hint (hints.report_hint: the
+        nudge first, and only one about the first failing check), as the hints seen so far stood
+        when the report was shown (:meth:`record_progress` counts it as seen)."""
         if self.outcome_override == "not implemented":
             return "Replace the `raise NotImplementedError` with your code, then run this cell again."
-        if self.passed:
+        if self.passed or self.exercise not in course.exercise_ids():
             return ""
-        found = HINTS.get(self.exercise)
-        if not found:
-            return ""
-        failing = next((c.name for c in self.checks if c.passed is False), None)
-        for number, h in enumerate(found, 1):
-            if number > 1 and failing in h.checks:
-                return f"(hint {number} of {len(found)}, for the check \"{failing}\") {h.text}"
-        return found[0].text
+        seen = self._hint_seen if self._hint_seen is not None else progress.hints().get(self.exercise, 0)
+        found, ladder = report_hint(self.exercise, self._failing, seen), hints_for(self.exercise)
+        level = lambda n: LEVELS[n - 1] if n <= len(LEVELS) else "next"  # noqa: E731
+        if found is None:
+            return (f"Stuck? The Hints cell under the grader shows hint {seen + 1} of {len(ladder)} "
+                    f"({level(seen + 1)})." if seen < len(ladder) else "")
+        number, h = found
+        return f"(hint {number} of {len(ladder)}, the {level(number)}, for the check \"{self._failing}\") {h.text}"
+
+    @property
+    def _failing(self):
+        """The name of the first failing check (the one a learner reads first), or None."""
+        return next((c.name for c in self.checks if c.passed is False), None)
 
     def declare(self, name, requirement):
         """Add the check ``name`` with the requirement it grades; declaring a name twice is a grader bug."""
@@ -204,6 +210,10 @@ class Report:
             return False
         self._recorded = True
         try:
+            self._hint_seen = progress.hints().get(self.exercise, 0)  # the hint shown stays the one shown
+            found = None if self.passed else report_hint(self.exercise, self._failing, self._hint_seen)
+            if found:  # the hint this report shows counts as seen, where the Hints cell reads it
+                progress.record_hint(self.exercise, found[0])
             return progress.record(self.exercise, self.passed)
         except Exception:  # noqa: BLE001 -- progress is best effort, never an error
             return False
