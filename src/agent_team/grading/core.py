@@ -131,12 +131,12 @@ class Report:
             return ""
         seen = self._hint_seen if self._hint_seen is not None else progress.hints().get(self.exercise, 0)
         found, ladder = report_hint(self.exercise, self._failing, seen), hints_for(self.exercise)
-        level = lambda n: LEVELS[n - 1] if n <= len(LEVELS) else "next"  # noqa: E731
         if found is None:
             return (f"Stuck? The Hints cell under the grader shows hint {seen + 1} of {len(ladder)} "
-                    f"({level(seen + 1)})." if seen < len(ladder) else "")
+                    f"({LEVELS[min(seen, len(LEVELS) - 1)]})." if seen < len(ladder) else "")
         number, h = found
-        return f"(hint {number} of {len(ladder)}, the {level(number)}, for the check \"{self._failing}\") {h.text}"
+        level = LEVELS[min(number, len(LEVELS)) - 1]
+        return f"(hint {number} of {len(ladder)}, the {level}, for the check \"{self._failing}\") {h.text}"
 
     @property
     def _failing(self):
