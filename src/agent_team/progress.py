@@ -22,8 +22,8 @@ import os
 
 from . import course
 
-__all__ = ["BY_PART", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
-           "record_hint", "hints", "record_prediction", "predictions"]
+__all__ = ["BY_PART", "KEY_PARTS", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
+           "record_hint", "hints", "record_prediction", "predictions", "record_quiz", "quizzes", "part_of"]
 
 FILENAME = "agent_team_progress.json"
 ENABLED = True
@@ -35,6 +35,28 @@ BY_PART = tuple((f"part{p.number}", p.title, tuple((e.id, e.title) for e in cour
               for p in course.PARTS)
 
 _OFF = {"0", "off", "false", "no", "disabled"}
+
+# The part a prediction or a quiz belongs to when its record does not say: by the start of its key,
+# as the notebooks name them (``Predict("part 1: ...")``; part 4's ``Predict.fault`` names its
+# keys ``fault: ...``), or by a quiz id's part ("4.2" is part 4's). The home page applies the same
+# table (website/home.py ships it to the page), so both count a record in the same part.
+KEY_PARTS = tuple((f"part {p.number}:", p.number) for p in course.PARTS) + (("fault:", 4),)
+_NUMBERS = {p.number for p in course.PARTS}
+
+
+def part_of(key, entry=None):
+    """The number of the part a prediction's or quiz's record belongs to, or None (the appendix's,
+    or a key no part names): the part its record states, else the one its key names."""
+    stated = entry.get("part") if isinstance(entry, dict) else None
+    if isinstance(stated, int) and not isinstance(stated, bool) and stated in _NUMBERS:
+        return stated
+    key = str(key)
+    for prefix, number in KEY_PARTS:
+        if key.startswith(prefix):
+            return number
+    head, dot, tail = key.partition(".")
+    number = int(head) if dot and head.isdigit() and tail.isdigit() else None
+    return number if number in _NUMBERS else None
 
 
 def path():
@@ -73,19 +95,39 @@ def _hints(table):
             if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0}
 
 
+def _stated_part(entry):
+    """``{"part": n}`` when the entry states a part of the course, else {} (its key then decides)."""
+    number = part_of("", entry)
+    return {"part": number} if number is not None else {}
+
+
 def _predictions(table):
     """The well-formed entries of the ``predictions`` table; ``right`` is derived, never trusted."""
     out = {}
     for key, entry in table.items():
         if isinstance(key, str) and isinstance(entry, dict):
             predicted, actual = str(entry.get("predicted", "")), str(entry.get("actual", ""))
-            out[key] = {"predicted": predicted, "actual": actual, "right": predicted == actual}
+            out[key] = {"predicted": predicted, "actual": actual, "right": predicted == actual,
+                        **_stated_part(entry)}
+    return out
+
+
+def _quizzes(table):
+    """The well-formed entries of the ``quizzes`` table: the choice last checked, whether it was
+    right, and how many checks it took."""
+    out = {}
+    for key, entry in table.items():
+        if isinstance(key, str) and isinstance(entry, dict):
+            tries = entry.get("tries", 1)
+            out[key] = {"answer": str(entry.get("answer", "")), "right": entry.get("right") is True,
+                        "tries": tries if isinstance(tries, int) and not isinstance(tries, bool) and tries > 0 else 1,
+                        **_stated_part(entry)}
     return out
 
 
 # The tables of the file, each with the function that keeps only its well-formed entries
 # (on every read, and on every rewrite: a broken entry never survives a save).
-_TABLES = {"exercises": _exercises, "hints": _hints, "predictions": _predictions}
+_TABLES = {"exercises": _exercises, "hints": _hints, "predictions": _predictions, "quizzes": _quizzes}
 
 
 def _table(name, file=None, data=None):
@@ -108,8 +150,15 @@ def hints(file=None):
 
 
 def predictions(file=None):
-    """``{prediction id: {"predicted": str, "actual": str, "right": bool}}``; {} if none."""
+    """``{prediction id: {"predicted": str, "actual": str, "right": bool}}`` (and ``"part"`` where
+    the record states one); {} if none."""
     return _table("predictions", file)
+
+
+def quizzes(file=None):
+    """``{quiz id: {"answer": str, "right": bool, "tries": int}}`` (and ``"part"`` where the record
+    states one); {} if none."""
+    return _table("quizzes", file)
 
 
 def _update(file, name, change):
@@ -161,11 +210,22 @@ def record_hint(exercise_id, revealed, file=None):
     return _update(file, "hints", change)
 
 
-def record_prediction(key, predicted, actual, file=None):
-    """Record a prediction and what really happened (the latest one per ``key`` is kept). Never raises."""
+def record_prediction(key, predicted, actual, file=None, *, part=None):
+    """Record a prediction and what really happened (the latest one per ``key`` is kept), in ``part``
+    (a part's number; by default the part its key names, see :func:`part_of`). Never raises."""
     def change(table):
-        table[str(key)] = {"predicted": str(predicted), "actual": str(actual)}
+        table[str(key)] = {"predicted": str(predicted), "actual": str(actual), "part": part}
     return _update(file, "predictions", change)
+
+
+def record_quiz(quiz_id, answer, right, file=None, *, part=None):
+    """Record a checked quiz answer (the latest one per quiz, with how many checks it took), in
+    ``part`` (by default the part its id names: quiz "1.2" is part 1's). Never raises."""
+    def change(table):
+        old = table.get(str(quiz_id), {"tries": 0})
+        table[str(quiz_id)] = {"answer": str(answer), "right": bool(right), "tries": old["tries"] + 1,
+                               "part": part if part is not None else old.get("part")}
+    return _update(file, "quizzes", change)
 
 
 def reset(file=None):

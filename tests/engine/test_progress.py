@@ -3,8 +3,9 @@
 import json
 
 import pytest
+import walk_record
 
-from agent_team import course, grading, progress
+from agent_team import course, grading, progress, tally
 
 
 @pytest.fixture
@@ -153,3 +154,51 @@ def test_every_table_keeps_only_well_formed_entries_and_right_is_derived(tmp_pat
     assert saved["predictions"] == {"p": {"actual": "budget", "predicted": "pass", "right": False}}
     assert progress.record_prediction("q", "pass", "pass", file) is True
     assert json.loads(file.read_text())["predictions"]["q"] == {"actual": "pass", "predicted": "pass", "right": True}
+
+
+def test_a_prediction_or_quiz_belongs_to_the_part_its_record_or_its_key_names():
+    assert progress.part_of("part 1: patch shapes") == 1 and progress.part_of("part 7: a model as the coder") == 7
+    assert progress.part_of("fault: plan wiped") == 4  # part 4's keys name the fault, not the part
+    assert progress.part_of("3.2") == 3 and progress.part_of("8.1") is None  # a quiz id; the appendix has no part
+    assert progress.part_of("my own guess") is None and progress.part_of("part 9: x") is None
+    assert progress.part_of("anything", {"part": 2}) == 2 and progress.part_of("fault: x", {"part": 99}) == 4
+
+
+def test_quizzes_are_recorded_with_their_tries_and_a_stated_part(tmp_path):
+    file = tmp_path / "p.json"
+    assert progress.record_quiz("1.2", "a", False, file) is True
+    assert progress.record_quiz("1.2", "c", True, file) is True
+    assert progress.record_quiz("why", "b", True, file, part=5) is True
+    assert progress.quizzes(file) == {"1.2": {"answer": "c", "right": True, "tries": 2},
+                                      "why": {"answer": "b", "right": True, "tries": 1, "part": 5}}
+    assert progress.record_prediction("guess", "a", "a", file, part=3) is True
+    assert progress.predictions(file)["guess"] == {"predicted": "a", "actual": "a", "right": True, "part": 3}
+    assert progress.load(file) == {} and progress.hints(file) == {}  # the other tables untouched
+
+
+def test_a_walk_of_parts_1_to_4_is_counted_per_part_and_continues_with_part_5(tmp_path):
+    walk_record.write_walk(tmp_path / "p.json")
+    rows = tally.tally(tmp_path / "p.json")
+    got = {r["part"]: tuple(r[k] for k in ("passed", "graded", "hints", "predictions", "right", "quizzes"))
+           for r in rows if r["graded"]}
+    assert got == walk_record.PER_PART
+    assert [r["finished"] for r in rows] == [True] * 4 + [False] * 3
+    assert tally.next_part(rows) == walk_record.NEXT
+
+
+def test_continue_goes_to_the_next_unfinished_part(tmp_path):
+    file = tmp_path / "p.json"
+
+    def rows():
+        return tally.tally(file)
+    assert tally.next_part(rows()) == "part1"  # nothing yet: the start
+    progress.record_prediction("part 3: one round", "a", "a", file)
+    assert tally.next_part(rows()) == "part3"  # working in part 3, not finished
+    progress.record("3.1", True, file)
+    assert tally.next_part(rows()) == "part4"  # finished: the next one, not back to part 1
+    for ex_id in course.exercise_ids():
+        if not ex_id.startswith(("1.", "2.")):
+            progress.record(ex_id, True, file)
+    assert tally.next_part(rows()) == "part1"  # the last part done: the first one left out
+    progress.record("1.1", True, file), progress.record("2.1", True, file)
+    assert tally.next_part(rows()) is None  # every part finished
