@@ -14,7 +14,7 @@ from agent_team.policies import FIZZ_ONLY_SOURCE, FULL_SOURCE
 from agent_team.supervisor import supervise
 
 KEY = "sk-test-isolated-0123456789abcdefghij"
-NAMESPACES = isolated._PREFIX != []
+NAMESPACES = isolated.isolation().prefix != []
 needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason=f"unshare is not allowed here: {isolated.ISOLATION}")
 
 

@@ -20,6 +20,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..models.namespaces import network_off
+
 __all__ = ["Limits", "find_pyodide", "run_jobs", "RunnerError"]
 
 HERE = Path(__file__).resolve().parent
@@ -53,14 +55,8 @@ def _engine_files():
 
 
 def _network_off():
-    unshare = shutil.which("unshare")
-    if not unshare:
-        return []
-    try:
-        ok = subprocess.run([unshare, "-rn", "true"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        ok = False
-    return [unshare, "-rn"] if ok else []
+    """``unshare -rn`` where allowed (asked once, shared with the isolated runner), or ``[]``."""
+    return network_off()
 
 
 def command(pyodide):

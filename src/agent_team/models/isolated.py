@@ -2,38 +2,52 @@
 
 Host-side only: this module starts a subprocess, which the engine's core never does; the
 browser's kernel cannot use it. The child is started as ``python -I -S -B`` (no environment
-variables read, no user site, no site module, no bytecode written) with an **empty environment**, in an empty
-temporary directory, with OS limits: CPU seconds, address space, no file it may write
-(``RLIMIT_FSIZE`` 0), few open files, and a wall-clock timeout after which it is killed.
-Where the kernel allows unprivileged user namespaces, it also runs under ``unshare``
-(:data:`ISOLATION` says which):
+variables read, no user site, no site module, no bytecode written) with an **empty environment**,
+in its own session, with OS limits: CPU seconds, address space, no byte written to any file
+(``RLIMIT_FSIZE`` 0), few open files, and a wall-clock deadline after which it is killed. Its
+output is read as it comes and the child is killed once it passes :data:`OUTPUT_CAP`, so this
+key-holding process never holds more than that. Before the code runs, :mod:`.confine`
+confines it as far as this machine allows (:func:`isolation` says how, measured once, on first use):
 
-- ``-rn``: a new user and network namespace, so there is no network at all (not even
-  127.0.0.1) and the parent's ``/proc/<pid>/environ`` and memory are out of reach;
-- ``-p -f -m --mount-proc`` as well: a new process namespace, so no other process is visible.
+- ``unshare -rn -p -f -m``: its own user, network, process and mount namespaces: no network (not
+  even 127.0.0.1), no other process visible or signalled, every mount read-only but a private
+  1 MB tmpfs on ``/tmp`` (its working directory), no capabilities;
+- a seccomp filter (x86-64, ARM64): no socket of any family (so no Unix socket either), no
+  ``io_uring``, no signal to any process, no ``ptrace``.
 
+Where ``unshare`` or the filter is refused, :func:`isolation` names what is then not enforced.
 Inside, the child runs the same oracle (its step budget and static rules still apply); it reads
-the source on stdin and writes the report as JSON on stdout. What this does *not* guarantee:
-without ``unshare`` a process of the same user can read the parent's ``/proc`` entries (keep
-keys out of the environment then); it is not a VM, so a kernel bug is not contained; and a
-report forged by code that escaped the oracle's sandbox inside the child is still believed
-(the key is safe, the verdict then is not).
+the source on stdin and writes the report as JSON on stdout. It is not a VM, so a kernel bug is
+not contained; and a report forged by code that escaped the oracle's sandbox inside the child is
+still believed (the key is safe, the verdict then is not).
 """
 
+import collections
+import functools
 import json
 import os
+import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
-__all__ = ["ISOLATION", "run_isolated", "run_python"]
+from .namespaces import unshare, works
+
+__all__ = ["isolation", "run_isolated", "run_python"]  # and ISOLATION, measured on first use (__getattr__)
 
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CONFINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py")
 SECONDS = 10.0        # wall clock for one run, start-up included (read at call time)
 CPU_SECONDS = 5
 MEMORY_BYTES = 512 * 1024 * 1024
 OUTPUT_CAP = 200_000  # bytes of report
+ERROR_TAIL = 2000     # bytes of stderr kept (the last ones)
+ALL_NAMESPACES = ("-rn", "-p", "-f", "--kill-child", "-m", "--mount-proc")
+
+Isolation = collections.namedtuple("Isolation", "prefix steps says")
 
 _CHILD = """
 import json, sys
@@ -44,25 +58,39 @@ sys.stdout.write(json.dumps(report))
 """
 
 
-def _probe(prefix):
-    try:
-        return subprocess.run([*prefix, "true"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
+def _python(steps):
+    return (sys.executable, "-I", "-S", "-B", CONFINE, ",".join(steps))
 
 
-def _isolation():
-    """The strongest ``unshare`` this machine allows, as (name, command prefix)."""
-    if shutil.which("unshare"):
-        for name, prefix in (("user, network and process namespaces",
-                              ["unshare", "-rn", "-p", "-f", "--kill-child", "-m", "--mount-proc"]),
-                             ("user and network namespaces", ["unshare", "-rn"])):
-            if _probe(prefix):
-                return name, prefix
-    return "none (no unshare allowed here): the child has the network and sees other processes", []
+@functools.lru_cache(maxsize=None)
+def isolation():
+    """The strongest confinement this machine allows, tried once: (unshare prefix, confine steps, words)."""
+    kept = ["filter"] if works((*_python(["filter"]), "pass")) else []
+    for name, flags, steps in (("user, network and process namespaces", ALL_NAMESPACES, ["readonly", *kept]),
+                               ("user and network namespaces", ("-rn",), kept)):
+        prefix = unshare(*flags, then=(*_python(steps), "pass"))
+        if prefix:
+            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, net=True))
+    return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, net=False))
 
 
-ISOLATION, _PREFIX = _isolation()
+def _says(name, steps, pid, net):
+    held = ["a read-only file system but a private /tmp"] if "readonly" in steps else []
+    held += ["no network"] if net or "filter" in steps else []
+    held += ["no socket, no signal, no ptrace (seccomp)"] if "filter" in steps else []
+    held += ["no other process visible"] if pid else []
+    lost = [] if "readonly" in steps else ["it can create empty files, empty and delete the user's files"]
+    lost += [] if net or "filter" in steps else ["it has the network"]
+    lost += [] if "filter" in steps else ["it can connect to Unix sockets"]
+    lost += [] if pid or "filter" in steps else ["it can signal the parent"]
+    lost += [] if net else ["it can read the parent's /proc entries (keep keys out of the environment)"]
+    return f"{name}: {', '.join(held) or 'limits only'}" + (f"; not enforced here: {'; '.join(lost)}" if lost else "")
+
+
+def __getattr__(name):  # ISOLATION is measured on first use, never at import
+    if name == "ISOLATION":
+        return isolation().says
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _limits():
@@ -75,25 +103,82 @@ def _limits():
 
 
 def run_python(code, stdin="", *args, seconds=None):
-    """Run ``code`` in the isolated child; ``(returncode, stdout, stderr)``. The runner's one door."""
+    """Run ``code`` in the isolated child; ``(returncode, stdout, stderr)``, returncode None if it
+    was stopped (stderr says why). The runner's one door."""
     seconds = SECONDS if seconds is None else seconds
+    plan = isolation()
     workdir = tempfile.mkdtemp(prefix="agent-team-run-")
     try:
-        done = subprocess.run([*_PREFIX, sys.executable, "-I", "-S", "-B", "-c", code, *args], input=stdin,
-                              capture_output=True, text=True, env={}, cwd=workdir, timeout=seconds,
-                              preexec_fn=_limits, close_fds=True)
-    except subprocess.TimeoutExpired:
-        return None, "", f"killed after {seconds:g} s"
+        proc = subprocess.Popen([*plan.prefix, *_python(plan.steps), code, *args], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={}, cwd=workdir,
+                                preexec_fn=_limits, close_fds=True, start_new_session=True)
+        try:
+            out, err, stopped = _read(proc, stdin.encode(), time.monotonic() + seconds, seconds)
+        finally:
+            _kill(proc)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return done.returncode, done.stdout[:OUTPUT_CAP], done.stderr[-2000:]
+    out, err = out.decode(errors="replace"), err.decode(errors="replace")
+    return (None, out, stopped) if stopped else (proc.returncode, out, err)
+
+
+def _read(proc, stdin, deadline, seconds):
+    """Feed stdin and read stdout (up to the cap) and stderr (its tail) as they come: (out, err, why stopped)."""
+    out, err, pending = bytearray(), b"", memoryview(stdin)
+    with selectors.DefaultSelector() as chosen:
+        for pipe, event in ((proc.stdin, selectors.EVENT_WRITE), (proc.stdout, selectors.EVENT_READ),
+                            (proc.stderr, selectors.EVENT_READ)):
+            os.set_blocking(pipe.fileno(), False)
+            chosen.register(pipe, event)
+        while chosen.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return out, err, f"killed after {seconds:g} s"
+            for key, _ in chosen.select(left):
+                pipe = key.fileobj
+                try:
+                    if pipe is proc.stdin:
+                        pending = pending[os.write(pipe.fileno(), pending[:65536]):] if pending else pending
+                        chunk = b"" if not pending else None
+                    else:
+                        chunk = os.read(pipe.fileno(), 65536)
+                except BlockingIOError:
+                    continue
+                except BrokenPipeError:  # the child closed its stdin: the rest is not wanted
+                    chunk = b""
+                if chunk == b"":
+                    chosen.unregister(pipe)
+                    pipe.close()
+                elif pipe is proc.stdout:
+                    out += chunk
+                    if len(out) > OUTPUT_CAP:
+                        return out[:OUTPUT_CAP], err, f"stopped: it wrote more than {OUTPUT_CAP:,} bytes of output"
+                elif pipe is proc.stderr:
+                    err = (err + chunk)[-ERROR_TAIL:]
+    try:  # every pipe closed: the child is ending, or holds on without output until the deadline
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return out, err, f"killed after {seconds:g} s"
+    return out, err, None
+
+
+def _kill(proc):
+    """End the child's whole session (unshare, and with it the namespace, or the plain child)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            proc.kill()
+    proc.wait()
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        pipe.close()
 
 
 def run_isolated(source):
     """The oracle's report on ``source``, computed in the isolated child; raises if there is none."""
     code, out, err = run_python(_CHILD, source, PACKAGE_ROOT)
     if code is None:
-        raise RuntimeError(f"the isolated run was {err}: the code ran too long")
+        raise RuntimeError(f"the isolated run was {err}" + (": the code ran too long" if "killed" in err else ""))
     if code != 0:
         last = (err.strip().splitlines() or ["no message"])[-1]
         raise RuntimeError(f"the isolated run ended with code {code} ({last})")
