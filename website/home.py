@@ -4,8 +4,9 @@ each notebook's title and stated time), never by hand.
 
 Pure: `course_data(notebooks)` reads the notebooks, `render(data, settings)` returns the page.
 The page's script (website/extension/src/page/home.ts, built into lib/home.js) fills in what only
-the browser knows: the learner's progress (the same record the progress widget reads), the
-notebook last worked on, whether the browser keeps the work, and it prepares the kernel while
+the browser knows: the learner's progress (the same record the progress widget reads, counted per
+part as agent_team.tally counts it, with the rule for a prediction's part shipped here), the next
+unfinished part, whether the browser keeps the work, and it prepares the kernel while
 the learner reads (docs/site.md, "The home page"). `website/pages.py` writes the page into the
 built site; the recap sheet and the instructors' page are rendered beside it (`sheets`).
 """
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from agent_team import course
+from agent_team import course, progress
 
 from . import labfetch
 
@@ -120,6 +121,7 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
     total = sum(nb.minutes or 0 for nb in data)
     first = parts[0] if parts else data[0]
     config = {"exercises": {f"part{nb.part}": [i for i, _ in nb.exercises] for nb in parts},
+              "keyParts": [list(rule) for rule in progress.KEY_PARTS],
               "notebooks": [nb.file for nb in data], "first": first.file, "lab": LAB,
               "hours": round(total / 60, 1), **(settings or {})}
     blob = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")

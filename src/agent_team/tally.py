@@ -8,7 +8,7 @@ whatever its key's name. A part is finished once each of its exercises has passe
 
 from . import progress
 
-__all__ = ["tally", "next_part"]
+__all__ = ["tally", "next_part", "line"]
 
 
 def tally(file=None):
@@ -48,3 +48,18 @@ def next_part(rows):
         if not row["finished"]:
             return row["part"]
     return None
+
+
+def _plural(n, one, many=None):
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def line(row):
+    """A part's line, as the home page's card says it too; '' for a part not begun."""
+    if not _touched(row):
+        return ""
+    said = f" ({row['right']} right)" if row["predictions"] else ""
+    return " · ".join([f"{row['passed']} of {row['exercises']} passed", f"{row['graded']} graded",
+                       f"{_plural(row['hints'], 'hint')} seen",
+                       f"{_plural(row['predictions'], 'prediction')} made{said}",
+                       f"{_plural(row['quizzes'], 'quiz', 'quizzes')} answered"])

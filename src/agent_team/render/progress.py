@@ -1,4 +1,5 @@
-"""Course progress (from :func:`agent_team.progress.status`) as HTML and text."""
+"""Course progress (from :func:`agent_team.progress.status`) as HTML and text, with each part's
+line and the part to continue with (from :mod:`agent_team.tally`: what the home page says too)."""
 
 from .html import badge, join, plain, table, tag, wrap
 
@@ -18,9 +19,18 @@ def _predictions_line(predictions):
     return f"Predictions made before a run: {right} of {len(predictions)} right"
 
 
-def progress_html(parts, hints=None, predictions=None):
-    """Every part's exercises as done / not yet, with the hints seen and the predictions made."""
-    rows, done, total = [], 0, 0
+def _by_part(tallies, next_title):
+    """``["Part 4: failure injection: 2 of 2 passed · ...", ...]`` for the parts begun, then where to go on."""
+    lines = [f"{row['title']}: {row['line']}" for row in tallies or () if row.get("line")]
+    if lines and next_title:
+        lines.append(f"Next: {next_title}.")
+    return lines
+
+
+def progress_html(parts, hints=None, predictions=None, tallies=None, next_title=""):
+    """Every part's exercises as done / not yet, with the hints seen and the predictions made;
+    ``tallies`` (rows of :func:`agent_team.tally.tally`, each with its ``line``): each part begun."""
+    rows, done, total, by_part = [], 0, 0, _by_part(tallies, next_title)
     for part in parts:
         for i, ex in enumerate(part.get("exercises", ())):
             total += 1
@@ -36,11 +46,12 @@ def progress_html(parts, hints=None, predictions=None):
     return wrap(tag("h3", "Your progress ", badge(f"{done} of {total} exercises done", "info")),
                 table(["part", "exercise", "status", "notes"], rows, aria_label="course progress"),
                 tag("p", _predictions_line(predictions)) if predictions else "",
+                tag("ul", *(tag("li", plain(x)) for x in by_part)) if by_part else "",
                 tag("p", "Run an exercise's grader cell to update this.", class_="at-muted-text"),
                 label="course progress")
 
 
-def progress_text(parts, hints=None, predictions=None):
+def progress_text(parts, hints=None, predictions=None, tallies=None, next_title=""):
     lines = []
     for part in parts:
         lines.append(f"{plain(part.get('title'))}: {part.get('done', 0)} of {part.get('total', 0)} done")
@@ -50,4 +61,4 @@ def progress_text(parts, hints=None, predictions=None):
                          + (f" ({seen})" if seen else ""))
     if predictions:
         lines.append(_predictions_line(predictions))
-    return "\n".join(lines)
+    return "\n".join(lines + _by_part(tallies, next_title))

@@ -1,6 +1,6 @@
 """How the learner is doing: a grader's report, and every exercise's progress."""
 
-from .. import progress
+from .. import progress, tally
 from ..render.progress import progress_html, progress_text
 from ..render.report import report_html, report_text
 from .base import Base, Rich, button, controls, package_attr
@@ -32,9 +32,17 @@ class Progress(Base):
     def refresh(self):
         self.parts = progress.status(self.file)
         self.hints, self.predictions = progress.hints(self.file), progress.predictions(self.file)
-        self._put(progress_html(self.parts, self.hints, self.predictions))
+        # Each part's line and the next unfinished part, counted as the home page counts them.
+        self.tallies = [{**row, "line": tally.line(row)} for row in tally.tally(self.file)]
+        self.next_part = tally.next_part(self.tallies)
+        self._put(progress_html(*self._shown))
         return self
 
     @property
+    def _shown(self):
+        title = next((row["title"] for row in self.tallies if row["part"] == self.next_part), "")
+        return self.parts, self.hints, self.predictions, self.tallies, title
+
+    @property
     def text(self):
-        return progress_text(self.parts, self.hints, self.predictions)
+        return progress_text(*self._shown)

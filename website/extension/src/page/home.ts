@@ -2,8 +2,8 @@
  * The home page's script (the page itself is static HTML, website/home.py; this only adds what the
  * browser alone knows). Built into lib/home.js, loaded with `defer`: the page is readable without it.
  *
- * 1. The learner's record (record.ts): each exercise's status, the hints seen and predictions made
- *    per part, and "continue" to the notebook saved last.
+ * 1. The learner's record (record.ts): each exercise's status, each part's line (tally.ts: what
+ *    the progress widget counts, read the same), and "continue" to the next unfinished part.
  * 2. Work that is kept: ask for persistent storage once there is work to keep, say what the
  *    browser answered (a button asks where it was not granted).
  * 3. Helper `mywork/mywork.js`, if the site has it: `mount(section#my-work)`.
@@ -15,10 +15,13 @@ import type { IIsolation } from './isolation';
 import type { IPrewarm } from './prewarm';
 import { database, read } from './record';
 import type { IRecord } from './record';
+import { line, nextPart, tally } from './tally';
+import type { KeyParts } from './tally';
 import { warm } from './warm';
 
 interface IHome {
   exercises: Record<string, string[]>; // part key ("part1") -> its exercise ids, in course order
+  keyParts: KeyParts; // agent_team.progress.KEY_PARTS: the part a prediction's key names
   notebooks: string[];
   first: string;
   lab: string;
@@ -43,44 +46,41 @@ function status(entry: IRecord['exercises'][string] | undefined): [string, strin
 }
 
 function showRecord(home: IHome, record: IRecord): void {
-  let graded = 0;
-  for (const [part, ids] of Object.entries(home.exercises)) {
-    let passed = 0;
-    let tried = 0;
-    let hints = 0;
+  for (const ids of Object.values(home.exercises)) {
     for (const id of ids) {
-      const entry = record.exercises[id];
-      const [text, kind] = status(entry);
+      const [text, kind] = status(record.exercises[id]);
       const badge = document.querySelector(`[data-exercise="${id}"] [data-status]`);
       if (badge) {
         badge.textContent = text;
         badge.className = `badge ${kind}`;
       }
-      tried += entry && entry.attempts ? 1 : 0;
-      passed += entry && entry.passed_once ? 1 : 0;
-      hints += record.hints[id] || 0;
-    }
-    graded += tried;
-    const number = part.replace(/^part/, '');
-    const predictions = Object.keys(record.predictions).filter((k) => k.startsWith(`part ${number}:`)).length;
-    const tally = document.querySelector(`[data-tally="${part}"]`);
-    if (tally && (tried || hints || predictions)) {
-      tally.textContent = [`${passed} of ${ids.length} passed`, `${tried} graded`, plural(hints, 'hint') + ' seen',
-        plural(predictions, 'prediction') + ' made'].join(' · ');
     }
   }
+  const rows = tally(home.exercises, home.keyParts || [], record);
+  for (const row of rows) {
+    const card = document.querySelector(`[data-tally="${row.part}"]`);
+    if (card) {
+      card.textContent = line(row);
+    }
+  }
+  const begun = rows.some((row) => line(row));
   const note = $('#progress-note');
-  if (note && (graded || Object.keys(record.hints).length || Object.keys(record.predictions).length)) {
+  if (note && begun) {
     note.textContent = 'Your progress in this browser, as the progress table at the end of each part shows it.';
   }
   const next = $('#continue') as HTMLAnchorElement | null;
-  if (next && record.lastNotebook) {
-    const title = document.querySelector(`[data-notebook="${CSS.escape(record.lastNotebook.replace(/^solutions\//, ''))}"] h3`);
-    next.href = `${home.lab}?path=${encodeURIComponent(record.lastNotebook)}`;
-    next.textContent = `Continue: ${title ? title.textContent : record.lastNotebook}`;
+  if (!next || !(begun || record.saved)) {
+    return; // a first visit: "Start with part 1" stands
+  }
+  const part = nextPart(rows);
+  const card = document.querySelector(part ? `[data-part="${part}"]` : '[data-part="appendix"]');
+  const file = card && card.getAttribute('data-notebook');
+  if (file) {
+    next.href = `${home.lab}?path=${encodeURIComponent(file)}`;
+    next.textContent = `Continue: ${card.querySelector('h3')?.textContent || file}`;
     const where = $('#continue-note');
     if (where) {
-      where.textContent = ' the notebook you saved last';
+      where.textContent = part ? ' the next part you have not finished' : ' every part is done: the appendix is left';
     }
   }
 }
@@ -141,7 +141,8 @@ function main(): void {
   const blob = document.getElementById('agent-team-home');
   const home: IHome = blob ? JSON.parse(blob.textContent || '{}') : {};
   g.__agentTeamHome = { record: null, warm: null };
-  read(database(new URL('./', document.baseURI), home.contentsStorageName)).then((record) => {
+  const parts = Object.keys(home.exercises || {}).map((key) => Number(key.replace(/^part/, '')));
+  read(database(new URL('./', document.baseURI), home.contentsStorageName), parts).then((record) => {
     g.__agentTeamHome.record = record;
     showRecord(home, record);
     return keep(record);

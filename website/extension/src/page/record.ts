@@ -23,15 +23,30 @@ export interface IExercise {
   attempts: number;
 }
 
+/** A prediction's or a quiz's record: `part` only where it states one (else its key says: tally.ts). */
+export interface IPrediction {
+  predicted: string;
+  actual: string;
+  right: boolean;
+  part?: number;
+}
+
+export interface IQuiz {
+  answer: string;
+  right: boolean;
+  tries: number;
+  part?: number;
+}
+
 export interface IRecord {
   exercises: Record<string, IExercise>;
   hints: Record<string, number>;
-  predictions: Record<string, { predicted: string; actual: string }>;
-  lastNotebook: string | null; // the path of the notebook saved last, if any
+  predictions: Record<string, IPrediction>;
+  quizzes: Record<string, IQuiz>;
   saved: number; // how many notebooks the learner saved
 }
 
-export const EMPTY: IRecord = { exercises: {}, hints: {}, predictions: {}, lastNotebook: null, saved: 0 };
+export const EMPTY: IRecord = { exercises: {}, hints: {}, predictions: {}, quizzes: {}, saved: 0 };
 
 function openExisting(name: string): Promise<IDBDatabase | null> {
   return new Promise((resolve) => {
@@ -100,8 +115,14 @@ export function modelJson(model: any): any {
 const table = (data: any, name: string) =>
   data && typeof data[name] === 'object' && data[name] !== null && !Array.isArray(data[name]) ? data[name] : {};
 
-/** The progress file's tables, cleaned as agent_team.progress cleans them on every read. */
-export function progressOf(data: any): Pick<IRecord, 'exercises' | 'hints' | 'predictions'> {
+const isCount = (n: any) => Number.isInteger(n) && typeof n === 'number';
+/** `{part: n}` where an entry states a part of the course (`parts`: their numbers), else {}. */
+const statedPart = (entry: any, parts: number[]) =>
+  isCount(entry.part) && parts.includes(entry.part) ? { part: entry.part as number } : {};
+
+/** The progress file's tables, cleaned as agent_team.progress cleans them on every read; `parts`:
+ *  the numbers of the course's parts (a record may state only one of them). */
+export function progressOf(data: any, parts: number[] = []): Pick<IRecord, 'exercises' | 'hints' | 'predictions' | 'quizzes'> {
   const exercises: Record<string, IExercise> = {};
   for (const [id, e] of Object.entries<any>(table(data, 'exercises'))) {
     if (e && typeof e === 'object') {
@@ -117,28 +138,31 @@ export function progressOf(data: any): Pick<IRecord, 'exercises' | 'hints' | 'pr
   }
   const predictions: IRecord['predictions'] = {};
   for (const [key, p] of Object.entries<any>(table(data, 'predictions'))) {
-    if (p && typeof p === 'object') {
-      predictions[key] = { predicted: String(p.predicted ?? ''), actual: String(p.actual ?? '') };
+    if (p && typeof p === 'object' && !Array.isArray(p)) {
+      const [predicted, actual] = [String(p.predicted ?? ''), String(p.actual ?? '')];
+      predictions[key] = { predicted, actual, right: predicted === actual, ...statedPart(p, parts) };
     }
   }
-  return { exercises, hints, predictions };
+  const quizzes: IRecord['quizzes'] = {};
+  for (const [key, q] of Object.entries<any>(table(data, 'quizzes'))) {
+    if (q && typeof q === 'object' && !Array.isArray(q)) {
+      const tries = q.tries === undefined ? 1 : q.tries;
+      quizzes[key] = { answer: String(q.answer ?? ''), right: q.right === true,
+        tries: isCount(tries) && tries > 0 ? tries : 1, ...statedPart(q, parts) };
+    }
+  }
+  return { exercises, hints, predictions, quizzes };
 }
 
 /** The learner's record in this browser, in the database `name`; EMPTY on a first visit or where
  *  storage is unreadable. */
-export async function read(name: string): Promise<IRecord> {
+export async function read(name: string, parts: number[] = []): Promise<IRecord> {
   let all: Record<string, any>;
   try {
     all = await files(name);
   } catch {
     return EMPTY;
   }
-  const notebooks = Object.entries(all)
-    .filter(([path, model]) => path.endsWith('.ipynb') && model && model.type === 'notebook')
-    .sort(([, a], [, b]) => String(b.last_modified || '').localeCompare(String(a.last_modified || '')));
-  return {
-    ...progressOf(modelJson(all[PROGRESS])),
-    lastNotebook: notebooks.length ? notebooks[0][0] : null,
-    saved: notebooks.length,
-  };
+  const saved = Object.entries(all).filter(([path, model]) => path.endsWith('.ipynb') && model && model.type === 'notebook');
+  return { ...progressOf(modelJson(all[PROGRESS]), parts), saved: saved.length };
 }
