@@ -23,6 +23,7 @@ from agent_team.models import isolated
 from agent_team.models.isolated import run_python
 
 HERE = Path(__file__).resolve().parent
+KEY = "sk-test-escapes-0123456789abcdefghij"
 LEVELS = ["all namespaces", "network namespace only", "no unshare"]
 
 
@@ -90,17 +91,38 @@ print(json.dumps(tried))
 """
 
 
-def test_escaped_code_cannot_create_empty_or_delete_the_users_files(victims):
-    plan = isolated.isolation()
-    if "readonly" not in plan.steps:
-        pytest.skip(f"no mount namespace here: {plan.says}")
+@pytest.mark.parametrize("level", LEVELS, indirect=True)
+def test_escaped_code_cannot_create_empty_or_delete_the_users_files(level, victims):
+    if "readonly" not in level.steps and "landlock" not in level.steps:
+        pytest.skip(f"neither a mount namespace nor Landlock here: {level.says}")
     tried = run_probe(FILE_ATTACKS, *map(str, victims))
-    assert tried.pop("private tmp") == "done"   # its own /tmp is where it may create files
+    # its own /tmp is where it may create files, where it has one (a mount namespace)
+    assert tried.pop("private tmp") == ("done" if "readonly" in level.steps else "PermissionError")
     assert tried and all(outcome != "done" for outcome in tried.values()), tried
     for folder in victims:
         assert sorted(os.listdir(folder)) == ["victim.txt"], folder
         assert (folder / "victim.txt").read_text() == "precious"
     assert not os.path.exists(f"/tmp/{victims[0].name}-escape")   # and it is not the user's /tmp
+
+
+@pytest.mark.parametrize("level", LEVELS, indirect=True)
+def test_escaped_code_cannot_read_the_parents_environment(level, monkeypatch):
+    if level.prefix == [] and "landlock" not in level.steps:
+        pytest.skip(f"neither a user namespace nor Landlock here: {level.says}")
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    probe = """
+    import json, os, sys
+    tried = {}
+    for name in ("environ", "mem"):  # (cmdline is anyone's to read: no key goes there)
+        try:
+            tried[name] = open(f"/proc/{sys.argv[1]}/{name}", "rb").read(4096).decode("latin-1")
+        except OSError as err:
+            tried[name] = type(err).__name__
+    print(json.dumps(tried))
+    """
+    code, out, err = run_python(textwrap.dedent(probe), "", str(os.getpid()), seconds=30)
+    assert code == 0 and KEY not in out and KEY not in err, err
+    assert all(outcome in ("PermissionError", "FileNotFoundError") for outcome in json.loads(out).values()), out
 
 
 SOCKET_ATTACKS = """

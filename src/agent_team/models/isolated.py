@@ -12,6 +12,8 @@ confines it as far as this machine allows (:func:`isolation` says how, measured 
 - ``unshare -rn -p -f -m``: its own user, network, process and mount namespaces: no network (not
   even 127.0.0.1), no other process visible or signalled, every mount read-only but a private
   1 MB tmpfs on ``/tmp`` (its working directory), no capabilities;
+- Landlock (Linux 5.13+, no namespace needed): files written, made or removed only in its own
+  folder, and no other process's ``/proc`` entries readable;
 - a seccomp filter (x86-64, ARM64): no socket of any family (so no Unix socket either), no
   ``io_uring``, no signal to any process, no ``ptrace``.
 
@@ -65,25 +67,29 @@ def _python(steps):
 @functools.lru_cache(maxsize=None)
 def isolation():
     """The strongest confinement this machine allows, tried once: (unshare prefix, confine steps, words)."""
-    kept = ["filter"] if works((*_python(["filter"]), "pass")) else []
+    kept = [step for step in ("landlock", "filter") if works((*_python([step]), "pass"))]
     for name, flags, steps in (("user, network and process namespaces", ALL_NAMESPACES, ["readonly", *kept]),
                                ("user and network namespaces", ("-rn",), kept)):
         prefix = unshare(*flags, then=(*_python(steps), "pass"))
         if prefix:
-            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, net=True))
-    return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, net=False))
+            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, users=True))
+    return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, users=False))
 
 
-def _says(name, steps, pid, net):
-    held = ["a read-only file system but a private /tmp"] if "readonly" in steps else []
-    held += ["no network"] if net or "filter" in steps else []
-    held += ["no socket, no signal, no ptrace (seccomp)"] if "filter" in steps else []
+def _says(name, steps, pid, users):
+    """What holds and what is not enforced, in words, for ``steps`` under these namespaces."""
+    walled, filtered = "readonly" in steps or "landlock" in steps, "filter" in steps
+    held = [("a read-only file system but a private /tmp" if "readonly" in steps else
+             "files written only in its own temporary folder (Landlock)")] if walled else []
+    held += ["no network"] if users or filtered else []
+    held += ["no socket, no signal, no ptrace (seccomp)"] if filtered else []
     held += ["no other process visible"] if pid else []
-    lost = [] if "readonly" in steps else ["it can create empty files, empty and delete the user's files"]
-    lost += [] if net or "filter" in steps else ["it has the network"]
-    lost += [] if "filter" in steps else ["it can connect to Unix sockets"]
-    lost += [] if pid or "filter" in steps else ["it can signal the parent"]
-    lost += [] if net else ["it can read the parent's /proc entries (keep keys out of the environment)"]
+    lost = [] if walled else ["it can create empty files, empty and delete the user's files"]
+    lost += [] if users or filtered else ["it has the network"]
+    lost += [] if filtered else ["it can connect to Unix sockets"]
+    lost += [] if pid or filtered else ["it can signal the parent"]
+    lost += [] if users or "landlock" in steps else ["it can read the parent's /proc entries (keep keys out "
+                                                    "of the environment)"]
     return f"{name}: {', '.join(held) or 'limits only'}" + (f"; not enforced here: {'; '.join(lost)}" if lost else "")
 
 
