@@ -129,21 +129,19 @@ def test_the_kernel_calls_the_real_model_server_cross_origin_in_firefox(real_mod
 
 
 def test_a_team_run_in_the_cell_that_made_a_keyed_model_runs_its_code_in_the_runner(page, faults):
-    """The kernel lets its event loop run while the runner boots (JSPI), so the cell that made the
-    model may run the team at once; a kernel that cannot (no JSPI) runs no code there and says why."""
+    """The page starts the runner, so the cell that made the model may run the team at once: the
+    kernel waits for the runner's first boot blocked, without its event loop (no JSPI needed; a
+    worker the kernel started itself never started there in Chromium, issue 22)."""
     team = ("from agent_team.supervisor import supervise\n"
             "from agent_team.models import worker_runner\n"
             f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
+            "worker_runner._stop()  # a first boot, in this cell\n"
             "team = {r: llm_policy(r, model, retries=0, seconds=10)\n"
             "        for r in ('planner', 'coder', 'reviewer')}\n"
             "result = supervise(max_rounds=1, seconds=60, **team)\n"
             "print(result.status, result.tests['passed'], result.tests['errors'][:1])\n"
             f"import json; print({KEY[-12:]!r} in json.dumps(result.trace))")
     assert run(page, team, timeout=120) == "pass 4 []\nFalse\n"
-    no_jspi = "worker_runner._can_yield = lambda: False\nworker_runner._stop()\nworker_runner.start()\n"
-    out = run(page, no_jspi + team.replace("seconds=60", "seconds=30"), timeout=120)
-    assert out == ("budget 0 ['the isolated runner failed: it starts when this cell ends (a browser runs a new "
-                   "worker only then): make the model in one cell and run the team in the next']\nFalse\n"), out
 
 
 def test_the_key_is_in_no_stored_byte_the_zip_or_the_graders_output(page, faults, site_url, tmp_path):
@@ -217,7 +215,7 @@ def test_model_written_code_runs_in_a_worker_with_no_key_and_no_network_in_firef
 
 
 def test_the_runner_answers_a_first_run_asked_at_once_every_time_in_firefox(firefox, faults):
-    check_first_run_at_once(firefox, faults, times=3)
+    check_first_run_at_once(firefox, faults, times=20)
 
 
 def test_the_runner_answers_a_first_run_asked_at_once_every_time_and_a_silent_boot_is_ended(page, faults):

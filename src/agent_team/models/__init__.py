@@ -12,8 +12,7 @@
 - Model-written code never runs where the key lives: making a model switches the oracle of
   this interpreter to an isolated runner (:mod:`.isolation` says which): in CPython a
   subprocess (:mod:`.isolated`, host side), in the browser a second worker holding no key
-  (:mod:`.worker_runner`; where the kernel cannot yield, make the model in one cell and run the
-  team in the next).
+  that the page starts (:mod:`.worker_runner`).
 """
 
 import os

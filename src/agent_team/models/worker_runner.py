@@ -1,7 +1,7 @@
 """The isolated runner in the browser: the oracle in a second Web Worker with its own Pyodide.
 
-Browser only (``import js``). The kernel's worker starts a module worker (from a Blob) that loads
-Pyodide from the same cached files, receives agent_team's source files (never the key, which
+Browser only (``import js``). The page starts, for the kernel, a module worker (from a Blob) that
+loads Pyodide from the same cached files, receives agent_team's source files (never the key, which
 lives in the kernel's model object only), and then deletes from its global scope everything that
 reaches outside: ``fetch``, ``XMLHttpRequest``, ``WebSocket``, ``EventSource``, ``importScripts``,
 ``indexedDB``, ``caches``, ``Worker``, ``BroadcastChannel``, ``postMessage`` (from the prototypes,
@@ -13,18 +13,14 @@ Its memory is capped (``MEMORY_MB``): Pyodide grows its heap through ``WebAssemb
 and cannot be put back (not writable, not configurable); a refused growth is a failed ``malloc``,
 so the code gets a ``MemoryError`` instead of taking up to the 4 GB a 32-bit heap may have.
 
-One browser fact shapes its use: a worker started by the kernel's worker does not start until the
-kernel's own event loop runs (Chromium starts a nested worker through tasks on its parent's
-thread). A kernel blocked in ``Atomics.wait`` never runs them: a cell that waited for the first
-boot at once, before those tasks had run, waited its whole limit for a worker that had not even
-started (6 of 8 probes, issue 22). So the first boot is awaited with the kernel's event loop
-running (``pyodide.ffi.run_sync``, JSPI: Chromium and Firefox), in any cell, the one that made
-the model included. Where the kernel cannot yield (no JSPI), the runner boots only once the
-running cell ends: a team run in the cell that made the model is refused with that reason (make
-the model in one cell, run the team in the next), and the boot in a later cell is awaited blocked.
+Why the page starts it, not the kernel's worker (website/extension/src/runner.ts): a worker
+started by a worker did not start while its parent's thread was blocked in ``Atomics.wait``
+(Chromium: issue 22), and now and then hung both threads for good as it started (Firefox: issue
+33). The kernel posts its asks to the page (``start``, ``post``, ``stop``), the page passes them
+on, and the runner answers in the shared buffer; so the kernel may wait blocked for the first boot
+in any cell, the one that made the model included, in every engine with shared memory.
 """
 
-import asyncio
 import json
 import os
 import time
@@ -90,7 +86,7 @@ self.onmessage = async (event) => {
 };
 """
 
-_runner = {}  # the one runner of this kernel: worker, sab, state, started_in, booted
+_runner = {}  # the one runner of this kernel: worker (True once asked for), sab, state, booted
 
 
 def _js():
@@ -98,14 +94,6 @@ def _js():
     from pyodide.ffi import to_js
 
     return js, lambda value: to_js(value, dict_converter=js.Object.fromEntries)
-
-
-def _cell():
-    """The running cell's number (None outside IPython): a worker started in it has not run yet."""
-    try:
-        return get_ipython().execution_count
-    except NameError:
-        return None
 
 
 def _sources():
@@ -120,25 +108,29 @@ def _sources():
     return files
 
 
+def _ask_page(ask):
+    """Ask the page (website/extension/src/runner.ts) to start, feed or end this kernel's runner."""
+    js, to_js = _js()
+    js.postMessage(to_js({"agentTeamRunner": ask}))
+
+
 def start():
-    """Start the runner's worker (once): it boots when the running cell ends."""
+    """Start the runner's worker (once): the page starts it, and it boots at once."""
     if _runner.get("worker") is not None:
         return
-    js, to_js = _js()
+    js, _ = _js()
     import pyodide_js
 
-    blob = js.Blob.new(to_js([_WORKER]), to_js({"type": "text/javascript"}))
-    worker = js.Worker.new(js.URL.createObjectURL(blob), to_js({"type": "module"}))
     sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
-    _runner.update(worker=worker, sab=sab, state=js.Int32Array.new(sab, 0, 3), started_in=_cell(), booted=False)
-    worker.postMessage(to_js({"type": "boot", "sab": sab, "indexURL": pyodide_js._api.config.indexURL,
-                              "files": _sources(), "memoryMB": MEMORY_MB}))
+    _runner.update(worker=True, sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
+    _ask_page({"type": "start", "script": _WORKER,
+               "boot": {"type": "boot", "sab": sab, "indexURL": pyodide_js._api.config.indexURL,
+                        "files": _sources(), "memoryMB": MEMORY_MB}})
 
 
 def _stop():
-    worker = _runner.pop("worker", None)
-    if worker is not None:
-        worker.terminate()
+    if _runner.pop("worker", None) is not None:
+        _ask_page({"type": "stop"})
     _runner.clear()
 
 
@@ -153,43 +145,18 @@ def _wait(seconds):
     return json.loads(text)
 
 
-def _can_yield():
-    """Whether this cell can let the kernel's event loop run while it waits (JSPI)."""
-    try:
-        from pyodide.ffi import can_run_sync
-    except ImportError:
-        return False
-    return can_run_sync()
-
-
-def _wait_yielding(seconds):
-    """The worker's first reply, as `_wait`, but with the kernel's event loop running meanwhile,
-    so that the browser can start the nested worker at all."""
-    from pyodide.ffi import run_sync
-
-    deadline = time.monotonic() + seconds
-    while _runner["state"][0] == 0 and time.monotonic() < deadline:
-        run_sync(asyncio.sleep(0.02))
-    return _wait(0)
-
-
 def _ask(message, seconds):
     if _runner.get("worker") is None:
         start()
     if not _runner["booted"]:
-        yields = _can_yield()
-        if not yields and _runner["started_in"] is not None and _runner["started_in"] == _cell():
-            raise RuntimeError("it starts when this cell ends (a browser runs a new worker only then): "
-                               "make the model in one cell and run the team in the next")
-        booted = _wait_yielding(BOOT_SECONDS) if yields else _wait(BOOT_SECONDS)
+        booted = _wait(BOOT_SECONDS)
         if not booted or "booted" not in booted:
             started = _runner["state"][2] == 1
             _stop()
             why = (booted or {}).get("error") or ("no answer" if started else "the worker never started")
             raise RuntimeError(f"it did not start within {BOOT_SECONDS:g} s ({why})")
         _runner["booted"] = True
-    _, to_js = _js()
-    _runner["worker"].postMessage(to_js(message))
+    _ask_page({"type": "post", "message": message})
     started = time.monotonic()
     answer = _wait(seconds)
     if answer is None:

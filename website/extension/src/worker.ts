@@ -13,6 +13,7 @@
 
 import { bounds } from './bounds';
 import { sharedMemory } from './capabilities';
+import { serveRunner } from './runner';
 
 /** What a worker needs to boot Pyodide: where it is, and how the kernel loads it. */
 export interface IBoot {
@@ -77,6 +78,9 @@ export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): I
     }
   });
   worker.addEventListener('error', (event: ErrorEvent) => failed(event.message || 'the worker did not load'));
+  if (shared) {
+    serveRunner(worker); // the isolated runner needs shared memory: without it there is none
+  }
   const { pyodideUrl } = boot;
   worker.postMessage({
     agentTeamBoot: {
