@@ -17,7 +17,7 @@ where the kernel allows it; STEPS is a comma list of:
   (which could open one), signals to any process (``kill``, ``tgkill``...) and ``ptrace`` /
   ``process_vm_*`` (reading another process's memory).
 
-Every run also drops the capabilities (root inside a namespace keeps none) and sets "no new
+Every run on Linux also drops the capabilities (root inside a namespace keeps none) and sets "no new
 privileges". Then it execs ``python -I -S -B -c CODE ARGS...``; the filter and the mounts stay.
 If a step fails the child says which on stderr and exits with :data:`REFUSED`: a run is never
 less confined than the runner said. Only the standard library: no ``agent_team`` import here.
@@ -83,6 +83,8 @@ def readonly():
 
 
 def drop_privileges():
+    if not sys.platform.startswith("linux"):
+        return   # no prctl: elsewhere the runner has its limits and empty environment only
     libc.prctl(PR_SET_SECUREBITS, SECBITS_LOCKED_NOROOT, 0, 0, 0)   # refused without CAP_SETPCAP: none to drop
     for cap in range(64):
         libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
