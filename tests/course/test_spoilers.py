@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from agent_team.quizzes import quiz
+
 ROOT = Path(__file__).resolve().parents[2]
 LEARNER = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -194,13 +196,11 @@ def answered_forms(path):
 
 
 def _quiz(cell_source):
+    """``(question, right choice, explanation)`` of the quiz a cell asks, ``Quiz("1.2")``, from the table."""
     for node in ast.walk(ast.parse(cell_source)):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Quiz":
-            question, choices = (ast.literal_eval(a) for a in node.args[:2])
-            kw = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
-            answer = kw.get("answer", ast.literal_eval(node.args[2]) if len(node.args) > 2 else None)
-            answer = choices.index(answer) if isinstance(answer, str) else answer
-            return question, choices[answer], kw.get("explanation", "")
+            row = quiz(ast.literal_eval(node.args[0]))
+            return row.question, row.choices[row.answer], row.explanation
     return None
 
 

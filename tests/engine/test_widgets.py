@@ -350,3 +350,21 @@ def test_progress_widget_under_pytest_shows_nothing_done(monkeypatch, tmp_path, 
     monkeypatch.chdir(tmp_path)
     p = W.Progress()
     assert f"0 of {len(course.EXERCISES)} exercises done" in p.html and p.widget is None
+
+
+def test_a_prediction_of_the_course_comes_from_its_table_and_checks_its_key(tmp_path):
+    from agent_team.predict import PREDICTIONS, prediction
+    row = prediction("part 3: one round")
+    form = W.Predict("part 3: one round", file=tmp_path / "progress.json")
+    assert (form.title, form.questions) == (row.title, [(p, tuple(o)) for p, o in row.questions])
+    assert row.why not in form.html + form.text
+    form.choose("pass", "REVIEW")
+    form.reveal(list(row.answers))
+    assert form.why == row.why and form.right is False
+    wrong = W.Predict("part 3: one round", file=tmp_path / "progress.json")
+    with pytest.raises(AssertionError, match="the course expects"):
+        wrong.reveal(["pass", "TEST"])  # a run that disagrees with the key
+    with pytest.raises(KeyError, match="its predictions are 'part 1: patch shapes'"):
+        W.Predict("part 9: nothing")
+    assert all(len(p.answers) == len(p.questions) and all(a in o for a, (_, o) in zip(p.answers, p.questions))
+               for p in PREDICTIONS)

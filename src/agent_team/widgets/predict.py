@@ -2,7 +2,7 @@
 
 from .. import faults, progress
 from ..faults import FAULTS
-from ..predict import FAULT_QUESTIONS, fault_answers
+from ..predict import FAULT_QUESTIONS, fault_answers, prediction
 from ..render.html import inline, tag
 from ..render.predict import outcome_html, outcome_text, predict_html, predict_text
 from .base import Base, Rich, controls
@@ -13,6 +13,10 @@ __all__ = ["Predict"]
 class Predict(Base):
     """A few questions to answer *before* a run, checked against the run afterwards.
 
+    ``Predict("part 1: patch shapes")`` makes the course's prediction of that key
+    (:data:`agent_team.predict.PREDICTIONS`): its title, questions and why come from the table, so
+    the cell the learner reads holds no answer, and its reveal checks the run against the table's
+    key. The long form below still works (notebooks saved before the table call it).
     ``questions`` is a list of ``(prompt, options)``. ``.choose(*answers)``
     picks one option per question, like clicking. ``.reveal(result)`` checks
     the picks against the run and returns the comparison to display; with
@@ -22,7 +26,13 @@ class Predict(Base):
     reveal the picks are locked, so the prediction stays a prediction.
     """
 
-    def __init__(self, key, title, questions, *, answers_from=None, file=None):
+    def __init__(self, key, title=None, questions=None, *, answers_from=None, file=None):
+        self.record = None
+        if title is None and questions is None:  # a key of the course's table
+            self.record = prediction(str(key))
+            title, questions = self.record.title, self.record.questions
+        elif title is None or questions is None:
+            raise TypeError("give a prediction's key, Predict(\"part 1: patch shapes\"), or its key, title and questions")
         self.key, self.title, self.file = str(key), str(title), file
         self.questions = [(str(p), tuple(str(o) for o in opts)) for p, opts in questions]
         if not self.questions or any(len(opts) < 2 for _, opts in self.questions):
@@ -74,8 +84,11 @@ class Predict(Base):
         return self
 
     def reveal(self, result, why=""):
-        """Check the picks against the run; records the outcome and returns it to display."""
+        """Check the picks against the run; records the outcome and returns it to display. For a
+        prediction of the table, ``why`` defaults to its record's, and the run must give its key."""
         answers, why = self.answers_from(result) if self.answers_from else (result, why)
+        if self.record is not None:
+            why = why or self.record.why
         answers = [str(a) for a in answers]
         if len(answers) != len(self.questions):
             raise ValueError(f"the run gives {len(answers)} answers for {len(self.questions)} questions")
@@ -86,6 +99,11 @@ class Predict(Base):
             for radio in self._radios:
                 radio.disabled = True
             self._outcome.value = self._summary()
+        if self.record is not None and tuple(answers) != self.record.answers:
+            # The check that once sat in the run cell, in sight of the form: now after the reveal.
+            raise AssertionError(f"the run shows {answers}, but the course expects {list(self.record.answers)} "
+                                 f"({self.key!r} in agent_team.predict): the course and the engine disagree; "
+                                 "please report it")
         return self.outcome
 
     def _summary(self):
