@@ -249,8 +249,8 @@ SHAPE_CASES = {
     "the path src/../src/fizzbuzz.py": [{"path": "src/../src/fizzbuzz.py", "content": FULL_SOURCE}],
     "the absolute path /src/fizzbuzz.py": [{"path": "/src/fizzbuzz.py", "content": FULL_SOURCE}],
 }
-shape_guess = Predict("part 1: patch shapes", "six coder turns: accepted or refused?",
-                      [(case, ["accepted", "refused"]) for case in SHAPE_CASES])
+shape_guess = Predict("part 1: patch shapes")  # the six turns above, one question each
+assert [prompt for prompt, _ in shape_guess.questions] == list(SHAPE_CASES)
 shape_guess
 
 # %%
@@ -260,15 +260,10 @@ for case, patches in SHAPE_CASES.items():
     outcomes[case] = "refused" if error else "accepted"
     print(f"{case}:\n    {error or 'accepted'}")
     assert (after is repo) == (error is not None)
-assert list(outcomes.values()) == ["refused", "refused", "accepted", "refused", "refused", "refused"]
 print(f"\nthe caps: {MAX_CONTENT:,} characters per file, {MAX_PATCHES} patches per turn")
 
 # %%
-shape_guess.reveal(list(outcomes.values()),
-                   "the path must be clean: relative, with forward slashes, no `..` step (even one that would "
-                   "land on an allowed file: a path is looked up exactly as written); the content a `str` of "
-                   "at most 20,000 characters (exactly 20,000 is fine); a turn at most 8 patches. A refused "
-                   "turn changes nothing.")
+shape_guess.reveal(list(outcomes.values()))  # the why, and the course's key, are in agent_team.predict
 
 # %% [markdown]
 # ### All or nothing
@@ -594,3 +589,6 @@ Hints("1.1")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 2 — Policies: what goes inside each role](02_policies.ipynb)**, or the whole course on one page: [recap.md](recap.md).

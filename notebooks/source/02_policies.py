@@ -291,14 +291,7 @@ show_table(["field", *roles],
 # Predict, then run: before the next cell prints every view of the default run, what will two of them hold?
 from agent_team.widgets import Predict
 
-REVIEW_SEEN = {None: "nothing: the coder is shown no review",
-               "request_changes": "a request for changes that quotes a failing test",
-               "approve": "an approval"}
-PAST_SEEN = ["[] (each review starts afresh)", "['request_changes']", "['request_changes', 'approve']"]
-view_guess = Predict("part 2: two views", "the default team's round 2", [
-    ("In round 2, the coder's `review` field holds", list(REVIEW_SEEN.values())),
-    ("In round 2, the reviewer's `past_verdicts` holds", PAST_SEEN),
-])
+view_guess = Predict("part 2: two views")
 view_guess
 
 # %%
@@ -321,13 +314,10 @@ for event in turns(run.trace):
 # %%
 # What the run showed: the two fields, read from the views the supervisor stored in the trace.
 coder_2, reviewer_2 = (next(e["view"] for e in turns(run.trace, role) if e["round"] == 2) for role in ("coder", "reviewer"))
-past = repr(reviewer_2["past_verdicts"])
-view_guess.reveal(
-    [REVIEW_SEEN[(coder_2["review"] or {}).get("verdict")], next(p for p in PAST_SEEN if p.startswith(past))],
-    "a view is cut from what has happened so far. In round 1 the reviewer saw red tests and asked for "
-    "changes, quoting the first failure; that review is what the coder is shown next. `past_verdicts` "
-    "lists the reviewer's earlier verdicts, not the one it is about to give, so in round 2 it holds "
-    "round 1's alone.")
+review_seen = {None: "nothing", "request_changes": "a request for changes", "approve": "an approval"}
+view_guess.reveal([next(o for o in view_guess.questions[0][1]
+                        if o.startswith(review_seen[(coder_2["review"] or {}).get("verdict")])),
+                   next(o for o in view_guess.questions[1][1] if o.startswith(repr(reviewer_2["past_verdicts"])))])
 
 # %% [markdown]
 # What to notice:
@@ -567,3 +557,6 @@ Quiz("2.2")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 3 — The supervisor: a state machine you can read](03_supervisor.ipynb)**, or the whole course on one page: [recap.md](recap.md).

@@ -102,25 +102,22 @@ print(machine_text(MACHINE))
 # %%
 from agent_team.widgets import Predict
 
-one_round = Predict("part 3: one round", "supervise(max_rounds=1)", [
-    ("The run's status is", ["pass", "budget"]),
-    ("The state just before STOP_FAIL is", ["PLAN", "CODE", "TEST", "REVIEW"]),
-])
+one_round = Predict("part 3: one round")
 one_round
 
 # %%
 short = supervise(max_rounds=1)
 short_states = [event["state"] for event in short.trace]
 print(" -> ".join(short_states))
+
+# %%
+one_round.reveal([short.status, short_states[-2]])  # the why, and the course's key, are in agent_team.predict
+
+# %%
 # The text and the drawing above say "REVIEW: out of rounds -> STOP_FAIL"; the real trace agrees:
 assert short.status == "budget" and short_states[-3:] == ["TEST", "REVIEW", "STOP_FAIL"]
 assert ("REVIEW", "STOP_FAIL", "out of rounds") in [(a, b, label) for a, b, _, label in MACHINE.edges]
 assert "REVIEW: " in machine_text(MACHINE) and "out of rounds -> STOP_FAIL" in machine_text(MACHINE)
-
-# %%
-one_round.reveal([short.status, short_states[-2]],
-                 "after CODE always TEST, and every test run is reviewed, so even the last round ends "
-                 "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop.")
 
 # %% [markdown]
 # That is the whole machine. Here is the loop at the heart of `supervise(...)`, straight from the
@@ -721,3 +718,6 @@ Hints("3.1")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 4 — Failure injection: break the team on purpose](04_failure_injection.ipynb)**, or the whole course on one page: [recap.md](recap.md).

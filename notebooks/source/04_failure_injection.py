@@ -109,10 +109,13 @@ def claim_and_oracle(run):
 # package's definitions (`agent_team.layers`), and the answer after each run is read from its trace
 # by them, never typed in.
 #
-# Answer *before* reading the fault's description, which gives the answer away. After the run,
-# the cell below it shows the event of the trace that decides the answer, and why this fault ends
-# that way. Your predictions are kept with your progress. (In code:
+# Each fault's description gives the answer away, so it comes after the reveal: answer from the
+# form's one line, run, then read the event of the trace that decides the answer, why this fault
+# ends that way, and the description, with a cell that checks the run against it. Your predictions are kept with your progress. (In code:
 # `guess.choose("budget", "the oracle")`.)
+
+# %% [markdown]
+# ## Fault 1 — a coder that never gets past its first cut
 
 # %%
 from agent_team.widgets import Predict
@@ -120,33 +123,44 @@ from agent_team.widgets import Predict
 guess = Predict.fault("fizz-only coder")
 guess
 
+# %%
+run = RUNS["fizz-only coder"] = run_fault("fizz-only coder")
+brief(run)
+final = run_tests(run.repo)
+print("oracle on the final repo:", final["errors"][0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Fault 1 — a coder that never gets past its first cut
-#
 # The coder writes the Fizz-only version every time, whatever the tests say. Nothing is refused —
 # the patches are legal — and the code runs, but it is wrong. The oracle reports it, round after
 # round, yet reporting is not stopping: only the budget can end the run. Expected: `budget`, every coder turn applied, and the oracle still failing on the
 # final repo.
 
 # %%
-run = RUNS["fizz-only coder"] = run_fault("fizz-only coder")
-brief(run)
-final = run_tests(run.repo)
+# The run, checked against the text above.
 assert run.status == "budget" and run.rounds == 4
 assert all(e["applied"] for e in turns(run.trace, "coder"))
 assert not final["ok"] and final["failed"] == 2
-print("oracle on the final repo:", final["errors"][0])
 
-# %%
-guess.reveal(run)
+# %% [markdown]
+# ## Fault 2 — a planner that writes code
 
 # %%
 guess = Predict.fault("planner writes code")
 guess
 
+# %%
+run = RUNS["planner writes code"] = run_fault("planner writes code")
+brief(run)
+planner_errors = refusals(run, "planner")
+print("\nrefused:", planner_errors[0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Fault 2 — a planner that writes code
-#
 # The planner writes its plan *and* a finished `src/fizzbuzz.py`. That file is not in the planner's
 # allowlist, so the allowlist refuses the planner's **whole** turn — the plan too, because a turn
 # lands all or nothing. With `PLAN.md` still empty, the planner is asked again before each coder
@@ -154,17 +168,11 @@ guess
 # in the trace; and the first coder turn sees the stub, untouched by the planner.
 
 # %%
-run = RUNS["planner writes code"] = run_fault("planner writes code")
-brief(run)
-planner_errors = refusals(run, "planner")
-print("\nrefused:", planner_errors[0])
+# The run, checked against the text above.
 assert run.status == "pass"
 assert planner_errors and all("may not write 'src/fizzbuzz.py'" in err for err in planner_errors)
 assert all(not e["applied"] and e["changes"] == [] for e in turns(run.trace, "planner"))
 assert turns(run.trace, "coder")[0]["view"]["source"] == STUB_SOURCE
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # To see that the *tests* see the stub too, give the greedy planner a coder that does nothing. In
@@ -185,13 +193,23 @@ print(f"oracle in round 1: {seen['passed']} passed, {seen['failed']} failed")
 assert run.repo[SRC_PATH] == STUB_SOURCE
 assert seen == run_tests(initial_repo())
 
+# %% [markdown]
+# ## Fault 3 — the plan is wiped after planning
+
 # %%
 guess = Predict.fault("plan wiped")
 guess
 
+# %%
+run = RUNS["plan wiped"] = run_fault("plan wiped")
+brief(run)
+tampers = of_kind(run.trace, "tamper")
+replans = [e for e in turns(run.trace, "planner") if e["round"] > 0]
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Fault 3 — the plan is wiped after planning
-#
 # This fault is not a role: it is a bug *around* the roles. A `tamper` hook empties `PLAN.md` before
 # every coder turn, as a buggy supervisor or a bad merge might. The supervisor runs with
 # `require_plan=True` by default: whenever `PLAN.md` is empty before a coder turn, the planner goes
@@ -199,17 +217,11 @@ guess
 # writes the plan back, so the coder never codes without one.
 
 # %%
-run = RUNS["plan wiped"] = run_fault("plan wiped")
-brief(run)
-tampers = of_kind(run.trace, "tamper")
-replans = [e for e in turns(run.trace, "planner") if e["round"] > 0]
+# The run, checked against the text above.
 assert run.status == "pass"
 assert tampers and all(c["path"] == PLAN_PATH and c["after"] == "" for e in tampers for c in e["changes"])
 assert len(replans) == len(tampers) and all(e["applied"] for e in replans)
 assert all(e["view"]["plan"].strip() for e in turns(run.trace, "coder"))
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # ### A choice we made: the team requires a plan
@@ -249,37 +261,51 @@ from agent_team.widgets import Quiz
 
 Quiz("4.1")
 
+# %% [markdown]
+# ## Fault 4 — a reviewer that never approves
+
 # %%
 guess = Predict.fault("reviewer never approves")
 guess
 
+# %%
+run = RUNS["reviewer never approves"] = run_fault("reviewer never approves")
+brief(run)
+last = turns(run.trace, "reviewer")[-1]
+print("\nthe supervisor:", last["decision"])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Fault 4 — a reviewer that never approves
-#
 # The reviewer asks to rename `n` to `number`, every round, green tests or not. Part 3 showed the
 # rule this tests: green tests stop the run and a `request_changes` is overridden and recorded.
 # Expected: `pass` in the same two rounds as the healthy team, with `override=True` on the last
 # review.
 
 # %%
-run = RUNS["reviewer never approves"] = run_fault("reviewer never approves")
-brief(run)
-last = turns(run.trace, "reviewer")[-1]
+# The run, checked against the text above.
 assert run.status == "pass" and run.rounds == healthy.rounds
 assert all(e["verdict"]["verdict"] == "request_changes" for e in turns(run.trace, "reviewer"))
 assert last["override"] is True
-print("\nthe supervisor:", last["decision"])
 
-# %%
-guess.reveal(run)
+# %% [markdown]
+# ## Fault 5 — a coder that edits the tests
 
 # %%
 guess = Predict.fault("coder edits tests")
 guess
 
+# %%
+run = RUNS["coder edits tests"] = run_fault("coder edits tests")
+brief(run)
+coder_errors = refusals(run, "coder")
+print("\nrefused:", coder_errors[0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Fault 5 — a coder that edits the tests
-#
 # The coder writes the correct solution and, in the same turn, replaces the test file with
 # `# every test passes`. The test file is in no role's allowlist, so the turn is refused — all of
 # it, the correct source included. The oracle keeps testing the stub. Expected: `budget`, every
@@ -287,16 +313,10 @@ guess
 # the stub.
 
 # %%
-run = RUNS["coder edits tests"] = run_fault("coder edits tests")
-brief(run)
-coder_errors = refusals(run, "coder")
-print("\nrefused:", coder_errors[0])
+# The run, checked against the text above.
 assert run.status == "budget"
 assert len(coder_errors) == run.rounds and all(TESTS_PATH in err for err in coder_errors)
 assert run.repo[TESTS_PATH] == TEST_SPEC and run.repo[SRC_PATH] == STUB_SOURCE
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # Notice that the coder's source was correct, and the run still failed. That is the outcome we
@@ -314,20 +334,23 @@ guess.reveal(run)
 guess = Predict.fault("coder uses __import__")
 guess
 
+# %%
+run = RUNS["coder uses __import__"] = run_fault("coder uses __import__")
+for error in run.tests["errors"]:
+    print("-", error)
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # **Fault 6: `__import__`.** The code reaches for the `os` module. The oracle runs the code in a
 # small sandbox and compares results strictly; watch what it says.
 
 # %%
-run = RUNS["coder uses __import__"] = run_fault("coder uses __import__")
-for error in run.tests["errors"]:
-    print("-", error)
+# The run, checked against the text above.
 assert run.status == "budget"
 assert all(e["applied"] for e in turns(run.trace, "coder"))
 assert run.tests["passed"] == 0 and any("`__import__` is not allowed" in e for e in run.tests["errors"])
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # The oracle refused the code before running a single case: it reads the source first, and names
@@ -345,20 +368,23 @@ print(len(source_problems(EXEC_SOURCE)), "problems;", len(source_problems(STUB_S
 guess = Predict.fault("code loops forever")
 guess
 
+# %%
+run = RUNS["code loops forever"] = run_fault("code loops forever")
+print(run.tests["errors"][0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # **Fault 7: a loop that never ends.** Each test case runs under a step budget. The first case
 # that spends it is stopped, and the cases after it are not run at all (code that looped once
 # would loop again); all of them count as failed.
 
 # %%
-run = RUNS["code loops forever"] = run_fault("code loops forever")
-print(run.tests["errors"][0])
+# The run, checked against the text above.
 assert run.status == "budget"
 assert run.tests["failed"] == 4 and "fizzbuzz(1) was stopped" in run.tests["errors"][0]
 assert [case["error"].startswith("not run") for case in run.tests["cases"]] == [False, True, True, True]
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # Counting steps rather than seconds makes the verdict the same on a fast laptop and in a slow
@@ -381,49 +407,64 @@ liar = namespace["fizzbuzz"](15)
 print("liar == 'FizzBuzz':       ", liar == "FizzBuzz")
 print("type(liar) is str:        ", type(liar) is str)
 
+# %%
+run = RUNS["result lies about equality"] = run_fault("result lies about equality")
+print(run.tests["errors"][0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # The oracle is not fooled, twice over. It refuses `class` in the source altogether (the sandbox
 # runs only plain functions), and even a value that got through would have to be exactly a `str`
 # before it is compared with the expected answer: the result is never asked whether it is equal.
 
 # %%
-run = RUNS["result lies about equality"] = run_fault("result lies about equality")
-print(run.tests["errors"][0])
+# The run, checked against the text above.
 assert run.status == "budget"
 assert run.tests["passed"] == 0 and "`class` is not allowed" in run.tests["errors"][0]
 
-# %%
-guess.reveal(run)
-
 # %% tags=["quiz"]
 Quiz("4.2")
+
+# %% [markdown]
+# ## Faults 9–10 — policies that crash or talk nonsense
 
 # %%
 guess = Predict.fault("coder crashes")
 guess
 
+# %%
+run = RUNS["coder crashes"] = run_fault("coder crashes")
+coder_errors = refusals(run, "coder")
+print(coder_errors[0])
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
-# ## Faults 9–10 — policies that crash or talk nonsense
-#
 # **Fault 9: the coder raises.** The model service is down. The supervisor catches the exception,
 # writes it into the trace, skips the turn — and still runs the tests, because after `CODE` always
 # comes `TEST`. Expected: `budget`, one skipped turn per round, and the oracle testing the stub.
 
 # %%
-run = RUNS["coder crashes"] = run_fault("coder crashes")
-coder_errors = refusals(run, "coder")
-print(coder_errors[0])
+# The run, checked against the text above.
 assert run.status == "budget" and len(coder_errors) == 4
 assert all("RuntimeError" in err for err in coder_errors)
 assert [e["state"] for e in run.trace].count("TEST") == 4
 assert run.repo[SRC_PATH] == STUB_SOURCE
 
 # %%
-guess.reveal(run)
-
-# %%
 guess = Predict.fault("reviewer returns garbage")
 guess
+
+# %%
+run = RUNS["reviewer returns garbage"] = run_fault("reviewer returns garbage")
+reviewer_errors = refusals(run, "reviewer")
+print(reviewer_errors[0])
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # **Fault 10: the reviewer returns garbage.** Instead of an output dict it returns the string
@@ -431,15 +472,10 @@ guess
 # success, the tests do. Expected: `pass`, with no verdict recorded.
 
 # %%
-run = RUNS["reviewer returns garbage"] = run_fault("reviewer returns garbage")
-reviewer_errors = refusals(run, "reviewer")
-print(reviewer_errors[0])
+# The run, checked against the text above.
 assert run.status == "pass"
 assert reviewer_errors and all("refused" in err for err in reviewer_errors)
 assert all(e["verdict"] is None for e in turns(run.trace, "reviewer"))
-
-# %%
-guess.reveal(run)
 
 # %% [markdown]
 # ## Faults 11–13 — the plan ignored, a stale file, a role that runs the tests itself
@@ -451,23 +487,33 @@ guess.reveal(run)
 guess = Predict.fault("coder ignores the plan")
 guess
 
+# %%
+run = RUNS["coder ignores the plan"] = run_fault("coder ignores the plan")
+claim_and_oracle(run)
+
+# %%
+guess.reveal(run)
+
 # %% [markdown]
 # **Fault 11: the coder ignores the plan.** The plan says "check 15 first"; this coder never reads
 # it and checks 3 first. No engine rule enforces a plan, so the turn lands and the code runs; the
 # oracle reports the one case the plan was about, every round. Expected: `budget`.
 
 # %%
-run = RUNS["coder ignores the plan"] = run_fault("coder ignores the plan")
-claim_and_oracle(run)
+# The run, checked against the text above.
 assert run.status == "budget" and "fizzbuzz(15)" in oracle_errors(run)[0]
 assert all(e["applied"] for e in turns(run.trace, "coder"))  # nothing refused it
 
 # %%
-guess.reveal(run)
-
-# %%
 guess = Predict.fault("tests run against stale files")
 guess
+
+# %%
+run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
+claim_and_oracle(run)
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # **Fault 12: the tests would run against a stale file.** The coder fixes a private copy and *says*
@@ -476,17 +522,22 @@ guess
 # coder's turn, never a role's copy or its word. Expected: `budget`.
 
 # %%
-run = RUNS["tests run against stale files"] = run_fault("tests run against stale files")
-claim_and_oracle(run)
+# The run, checked against the text above.
 assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
 assert all(e["patches"] == [] and e["failure"] is None for e in turns(run.trace, "coder"))
 
 # %%
-guess.reveal(run)
-
-# %%
 guess = Predict.fault("coder runs the tests itself")
 guess
+
+# %%
+run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
+claim_and_oracle(run)
+first_turn = turns(run.trace, "coder")[0]
+print("what the supervisor ignored of the coder's output:", first_turn["ignored"])
+
+# %%
+guess.reveal(run)
 
 # %% [markdown]
 # **Fault 13: a role runs the tests itself.** Fault 12's coder only *said* the fix was in. This one
@@ -497,15 +548,9 @@ guess
 # `ignored`. Only the supervisor's own test run counts. Expected: `budget`.
 
 # %%
-run = RUNS["coder runs the tests itself"] = run_fault("coder runs the tests itself")
-claim_and_oracle(run)
-first_turn = turns(run.trace, "coder")[0]
-print("what the supervisor ignored of the coder's output:", first_turn["ignored"])
+# The run, checked against the text above.
 assert run.status == "budget" and not any(report["ok"] for report in oracle_reports(run.trace))
 assert "tests" not in first_turn and first_turn["ignored"] == ["tests"]  # dropped, and said so
-
-# %%
-guess.reveal(run)
 
 # %% tags=["each-new-fault"]
 # A fault of the package's table that this part does not narrate (tools/from_tables.py writes these
@@ -513,16 +558,18 @@ guess.reveal(run)
 guess = Predict.fault("{name}")
 guess
 
+# %% tags=["each-new-fault"]
+run = RUNS["{name}"] = run_fault("{name}")
+brief(run)
+
+# %% tags=["each-new-fault"]
+guess.reveal(run)
+
 # %% [markdown] tags=["each-new-fault"]
 # **Fault {number}: {name}.** {what}. Expected: `{expect}` ({why}).
 
 # %% tags=["each-new-fault"]
-run = RUNS["{name}"] = run_fault("{name}")
-brief(run)
 assert run.status == FAULTS["{name}"].expect
-
-# %% tags=["each-new-fault"]
-guess.reveal(run)
 
 # %% [markdown]
 # ## All the faults in one table
@@ -722,3 +769,6 @@ Quiz("4.3")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 5 — From fakes to a real team](05_real_team.ipynb)**, or the whole course on one page: [recap.md](recap.md).

@@ -651,3 +651,6 @@ Quiz("5.2")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 6 — Your own team](06_your_team.ipynb)**, or the whole course on one page: [recap.md](recap.md).

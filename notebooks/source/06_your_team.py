@@ -336,3 +336,6 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Part 7 — Your team with a real model](07_real_model.ipynb)**, or the whole course on one page: [recap.md](recap.md).

@@ -46,9 +46,8 @@ from agent_team.widgets import RoundStepper, show_table
 from agent_team.widgets.connect import show_label
 
 recordings = {name: load_recording(name) for name in recording_names()}
-show_table(["recording", "what was run", "model calls", "how it ended"],
-           [[r.name, r.title, len(r.calls), r.ending.get("status", f"{len(r.ending.get('rows', []))} cases")]
-            for r in recordings.values()], "the recordings shipped with the course")
+show_table(["recording", "what was run", "model calls"],  # how each ended: in its section, after you predict
+           [[r.name, r.title, len(r.calls)] for r in recordings.values()], "the recordings shipped with the course")
 print(recordings["team"].label_text())
 
 # %% [markdown]
@@ -95,11 +94,7 @@ connect
 # %%
 from agent_team.widgets import Predict
 
-coder_guess = Predict("part 7: a model as the coder", "SmolLM2-135M as the coder, 3 rounds", [
-    ("The run's status is", ["pass", "budget"]),
-    ("The coder's patches are", ["refused by the allowlist", "applied, and the tests are red",
-                                 "applied, and the tests are green"]),
-])
+coder_guess = Predict("part 7: a model as the coder")
 coder_guess
 
 # %%
@@ -109,13 +104,12 @@ first = turns(coder_run.trace, "coder")[0]
 print(f"{coder_run.status} after {coder_run.rounds} rounds | {coder_run.stop_reason}")
 print("what the model wrote into src/fizzbuzz.py:", repr(first["changes"][0]["after"]))
 print("the oracle:", oracle_reports(coder_run.trace)[-1]["errors"][0])
-assert coder_run.status == "budget" and coder.mismatches == []
+assert coder.mismatches == []  # every prompt of the replay is the prompt the model was sent
 
 # %%
-coder_guess.reveal([coder_run.status, "applied, and the tests are red"],
-                   "the reply had the right shape and a path on the coder's allowlist, so it landed; "
-                   "but a 135M model copies the prompt's example reply, file content \"the whole new "
-                   "file\" included, and the oracle cannot run that.")
+landed = all(e["applied"] for e in turns(coder_run.trace, "coder"))
+green = oracle_reports(coder_run.trace)[-1]["ok"]
+coder_guess.reveal([coder_run.status, coder_guess.questions[1][1][0 if not landed else 2 if green else 1]])
 
 # %% [markdown]
 # The run replays through the same `supervise` as part 3, with `RecordedModel` (a `ScriptedModel`
@@ -426,6 +420,10 @@ print(f"the run: {usage['calls']} calls, {usage['prompt_tokens']} prompt tokens,
 # verdict). Predict: how much longer is the wide run's prompt, over the whole run?
 
 # %%
+wide_guess = Predict("part 7: narrow and wide views")
+wide_guess
+
+# %%
 wide = recordings["wide"]
 show_label(wide)
 rows = [[n["role"], n["usage"]["prompt_tokens"], w["usage"]["prompt_tokens"], n["seconds"], w["seconds"]]
@@ -436,7 +434,11 @@ narrow_total, wide_total = (sum(c["usage"]["prompt_tokens"] for c in r.calls) fo
 print(f"prompt tokens over the run: {narrow_total} narrow, {wide_total} wide "
       f"(+{wide_total / narrow_total - 1:.0%}); seconds: {sum(c['seconds'] for c in team.calls):.1f} "
       f"against {sum(c['seconds'] for c in wide.calls):.1f}")
-assert wide_total > narrow_total
+
+# %%
+from agent_team.predict import wide_growth
+
+wide_guess.reveal([wide_growth(narrow_total, wide_total)])
 
 # %% [markdown]
 # On fizzbuzz the wide prompts are about 29% longer. The coder's grew most (201 to 303 tokens on
@@ -612,3 +614,6 @@ Quiz("7.2")
 from agent_team.widgets import Progress
 
 Progress()
+
+# %% [markdown]
+# **Next: [Appendix — The same ideas in real frameworks](08_frameworks.ipynb)**, or the whole course on one page: [recap.md](recap.md).

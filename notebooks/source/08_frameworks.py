@@ -622,3 +622,6 @@ Quiz("8.1")
 #
 # **The whole course on one page:** [recap.md](recap.md), next to the part notebooks, holds the
 # state machine, every rule and every word. Print it, or keep it open while you build your own team.
+
+# %% [markdown]
+# **That was the last part.** The whole course on one page: [recap.md](recap.md); to go back to any part, open it in the file browser on the left.
