@@ -3,6 +3,8 @@ readable at once (no kernel, no JupyterLab), no serious axe-core violation, ever
 reachable by keyboard; in Chromium also at 320 and 1600 px, light and dark, with the real Tab key.
 Then, in Chromium, the whole way: the home page prepares the kernel while the learner reads,
 part 1 opens isolated and restores it, its grader passes, and the home page shows that progress.
+And the record of a walk of parts 1–4, put where the kernel writes it, reads on the home page as
+the progress widget reads it, with "Continue" on part 5.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ import os
 import time
 
 import journey
+import my_work
 import pytest
+import walk_record
 from exercise_cells import is_exercise
 from layout import AXE
+from test_my_work_engines import JS_SAVE_PROGRESS
 
-from agent_team import course
+from agent_team import course, tally
 from website import driver, engines
 
 # One root open per engine (WebKit's two variants differ only in SharedArrayBuffer, which this page never uses).
@@ -164,7 +169,27 @@ def test_home_prepares_part_1_and_shows_its_progress(guarded, site_url):
     assert page.evaluate(JS_BADGE, "2.1") == "not graded yet"
     tally = page.inner_text('[data-tally="part1"]')
     assert tally.startswith("1 of 1 passed · 1 graded"), tally
-    assert page.inner_text("#continue").startswith("Continue: Part 1 — Architecture")
+    assert page.inner_text("#continue").startswith("Continue: Part 2 — "), "part 1 is done: part 2 is next"
     # The home page looks for the stored snapshot once the browser is idle: wait for that look.
     page.wait_for_function(JS_HOME + " !== 'waiting'", timeout=60_000, polling=200)
     assert page.evaluate(JS_HOME) == "ready", "a return to the home page prepared the kernel again"
+
+
+def test_a_walk_of_parts_1_to_4_reads_as_the_progress_widget_reads_it_and_continues_with_part_5(
+        guarded, site_url, tmp_path):
+    page, _ = guarded
+    page.goto(f"{site_url}lab/index.html")  # JupyterLab's contents manager writes where the kernel does
+    page.wait_for_function("() => !!(window.jupyterapp && window.jupyterapp.serviceManager)",
+                           timeout=my_work.PAGE_SECONDS * 1000)
+    file = walk_record.write_walk(tmp_path / "progress.json")
+    assert page.evaluate(JS_SAVE_PROGRESS, file.read_text())
+    page.goto(f"{site_url}?prewarm=off")
+    page.wait_for_function("() => window.__agentTeamHome && window.__agentTeamHome.record", timeout=30_000)
+    for row in tally.tally(file):  # the progress widget's lines (agent_team.tally), card by card
+        assert page.inner_text(f'[data-tally="{row["part"]}"]') == tally.line(row), row["part"]
+    assert "13 predictions made (12 right) · 3 quizzes answered" in page.inner_text('[data-tally="part4"]')
+    for ex_id in walk_record.EXERCISES:
+        assert page.evaluate(JS_BADGE, ex_id) == "passed", ex_id
+    assert page.inner_text("#continue").startswith("Continue: Part 5 — "), page.inner_text("#continue")
+    assert page.get_attribute("#continue", "href").endswith("?path=05_real_team.ipynb")
+    assert "not finished" in page.inner_text("#continue-note")
