@@ -148,7 +148,7 @@ def test_a_reports_hint_starts_with_the_nudge_and_is_about_the_failing_check(tmp
     for ex_id, check in (("1.1", "one fresh dict"), ("1.1", "the four CASES"), ("4.1", "rows")):
         hint = report_failing(ex_id, check).hint
         assert all(h.text not in hint for h in HINTS[ex_id]), (ex_id, check, hint)
-        assert hint == "Stuck? The Hints cell under the grader shows hint 1 of 3 (nudge).", hint
+        assert hint == 'Stuck? Press "show hint 1 of 3" in the Hints cell under the grader (the nudge).', hint
     progress.record_hint("1.1", 1)  # the nudge seen: a fresh dict's hint is the approach, next on the ladder
     approach = report_failing("1.1", "one fresh dict").hint
     assert approach.startswith('(hint 2 of 3, the approach, for the check "one fresh dict")'), approach

@@ -140,7 +140,7 @@ def test_the_closing_hint_is_the_one_for_the_first_failing_check(tmp_path, monke
     # ladder is never skipped, so before the nudge is seen the report only points at the hints.
     monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "progress.json"))
     report = grade_run_tests(keeps_the_rest)
-    assert "hint 1 of 3 (nudge)" in report.hint and "Three things" not in report.hint, report.hint
+    assert '"show hint 1 of 3"' in report.hint and "Three things" not in report.hint, report.hint
     progress.record_hint("1.1", 1)
     report = grade_run_tests(keeps_the_rest)
     assert "new dict inside `run_tests` on every call" in report.hint, report.hint

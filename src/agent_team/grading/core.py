@@ -132,8 +132,8 @@ class Report:
         seen = self._hint_seen if self._hint_seen is not None else progress.hints().get(self.exercise, 0)
         found, ladder = report_hint(self.exercise, self._failing, seen), hints_for(self.exercise)
         if found is None:
-            return (f"Stuck? The Hints cell under the grader shows hint {seen + 1} of {len(ladder)} "
-                    f"({LEVELS[min(seen, len(LEVELS) - 1)]})." if seen < len(ladder) else "")
+            return (f"Stuck? Press \"show hint {seen + 1} of {len(ladder)}\" in the Hints cell under the grader "
+                    f"(the {LEVELS[min(seen, len(LEVELS) - 1)]})." if seen < len(ladder) else "")
         number, h = found
         level = LEVELS[min(number, len(LEVELS)) - 1]
         return f"(hint {number} of {len(ladder)}, the {level}, for the check \"{self._failing}\") {h.text}"
