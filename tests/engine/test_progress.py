@@ -203,13 +203,3 @@ def test_continue_goes_to_the_next_unfinished_part(tmp_path):
     progress.record("1.1", True, file), progress.record("2.1", True, file)
     assert tally.next_part(rows()) is None  # every part finished
 
-
-def test_the_progress_widget_shows_each_parts_line_and_the_next_part(tmp_path):
-    from agent_team import widgets as W
-    file = walk_record.write_walk(tmp_path / "p.json")
-    shown = W.Progress(file)
-    part4 = "Part 4: failure injection: 2 of 2 passed · 2 graded · 3 hints seen · 13 predictions made (12 right)"
-    for view in (shown.text, shown.html):
-        assert part4 in view and "3 quizzes answered" in view, view
-        assert "Next: Part 5: from fakes to a real team." in view
-    assert "Next:" not in W.Progress(tmp_path / "none.json").text  # nothing begun: nothing to say

@@ -1,0 +1,17 @@
+"""The progress widget (agent_team.widgets.Progress) says, part by part, what the home page says:
+each part's line and the part to continue with (agent_team.tally). Its own file, since the widgets
+are not in the browser's Pyodide test run (tests/pyodide/select.py) and test_progress.py is."""
+
+import walk_record
+
+from agent_team import widgets as W
+
+
+def test_the_progress_widget_shows_each_parts_line_and_the_next_part(tmp_path):
+    file = walk_record.write_walk(tmp_path / "p.json")
+    shown = W.Progress(file)
+    part4 = "Part 4: failure injection: 2 of 2 passed · 2 graded · 3 hints seen · 13 predictions made (12 right)"
+    for view in (shown.text, shown.html):
+        assert part4 in view and "3 quizzes answered" in view, view
+        assert "Next: Part 5: from fakes to a real team." in view
+    assert "Next:" not in W.Progress(tmp_path / "none.json").text  # nothing begun: nothing to say
