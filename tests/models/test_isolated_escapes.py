@@ -125,6 +125,20 @@ def test_escaped_code_cannot_read_the_parents_environment(level, monkeypatch):
     assert all(outcome in ("PermissionError", "FileNotFoundError") for outcome in json.loads(out).values()), out
 
 
+def test_escaped_code_leaves_no_shared_memory_behind():
+    plan = isolated.isolation()
+    if "-p" not in plan.prefix:
+        pytest.skip(f"not all namespaces here: {plan.says}")
+    key = 0x5A7E0000 + os.getpid() % 0xFFFF
+    made = run_probe(f"import ctypes\nprint(ctypes.CDLL(None).shmget({key}, 4096, 0o1666))")
+    assert made >= 0   # it made one: in a namespace of its own, it must end with the run
+    with open("/proc/sysvipc/shm") as segments:
+        left = str(key) in [row.split()[0] for row in segments]
+    if left:
+        subprocess.run(["ipcrm", "-M", str(key)], check=False)
+    assert not left, "a shared memory segment outlived the run"
+
+
 SOCKET_ATTACKS = """
 import json, socket, sys
 tried = {}

@@ -9,9 +9,10 @@ output is read as it comes and the child is killed once it passes :data:`OUTPUT_
 key-holding process never holds more than that. Before the code runs, :mod:`.confine`
 confines it as far as this machine allows (:func:`isolation` says how, measured once, on first use):
 
-- ``unshare -rn -p -f -m``: its own user, network, process and mount namespaces: no network (not
-  even 127.0.0.1), no other process visible or signalled, every mount read-only but a private
-  1 MB tmpfs on ``/tmp`` (its working directory), no capabilities;
+- ``unshare -rn -i -p -f -m``: its own user, network, IPC, process and mount namespaces: no network
+  (not even 127.0.0.1), no other process visible or signalled, no System V IPC object outliving
+  the run, every mount read-only but a private 1 MB tmpfs on ``/tmp`` (its working directory), no
+  capabilities;
 - Landlock (Linux 5.13+, no namespace needed): files written, made or removed only in its own
   folder, and no other process's ``/proc`` entries readable;
 - a seccomp filter (x86-64, ARM64): no socket of any family (so no Unix socket either), no
@@ -47,7 +48,7 @@ CPU_SECONDS = 5
 MEMORY_BYTES = 512 * 1024 * 1024
 OUTPUT_CAP = 200_000  # bytes of report
 ERROR_TAIL = 2000     # bytes of stderr kept (the last ones)
-ALL_NAMESPACES = ("-rn", "-p", "-f", "--kill-child", "-m", "--mount-proc")
+ALL_NAMESPACES = ("-rn", "-i", "-p", "-f", "--kill-child", "-m", "--mount-proc")
 
 Isolation = collections.namedtuple("Isolation", "prefix steps says")
 
@@ -72,11 +73,11 @@ def isolation():
                                ("user and network namespaces", ("-rn",), kept)):
         prefix = unshare(*flags, then=(*_python(steps), "pass"))
         if prefix:
-            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, users=True))
-    return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, users=False))
+            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, ipc="-i" in flags, users=True))
+    return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, ipc=False, users=False))
 
 
-def _says(name, steps, pid, users):
+def _says(name, steps, pid, ipc, users):
     """What holds and what is not enforced, in words, for ``steps`` under these namespaces."""
     walled, filtered = "readonly" in steps or "landlock" in steps, "filter" in steps
     held = [("a read-only file system but a private /tmp" if "readonly" in steps else
@@ -88,6 +89,7 @@ def _says(name, steps, pid, users):
     lost += [] if users or filtered else ["it has the network"]
     lost += [] if filtered else ["it can connect to Unix sockets"]
     lost += [] if pid or filtered else ["it can signal the parent"]
+    lost += [] if ipc else ["it can leave System V shared memory or message queues behind"]
     lost += [] if users or "landlock" in steps else ["it can read the parent's /proc entries (keep keys out "
                                                     "of the environment)"]
     return f"{name}: {', '.join(held) or 'limits only'}" + (f"; not enforced here: {'; '.join(lost)}" if lost else "")

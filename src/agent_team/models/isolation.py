@@ -1,7 +1,8 @@
 """Which oracle runs model-written code, once a real model exists in this interpreter.
 
-CPython: the isolated runner (:mod:`.isolated`, a subprocess with no environment, limits and,
-where allowed, no network). The browser's kernel: a model *holding a key* starts the runner
+CPython: the isolated runner (:mod:`.isolated`, a subprocess with no environment and limits,
+confined by namespaces, Landlock and seccomp as far as the machine allows: ``isolated.ISOLATION``
+says how, measured on first use, not on import). The browser's kernel: a model *holding a key* starts the runner
 worker (:mod:`.worker_runner`, a second Pyodide with no key and no network); where the page
 cannot have one (no SharedArrayBuffer: the page is not cross-origin isolated) the oracle
 refuses to run code, saying why. A keyless local model keeps the in-process teaching sandbox
