@@ -97,8 +97,11 @@ def test_every_grader_returns_a_failing_report_within_its_cap(grader, runaway, c
     report, seconds = timed(GRADERS[grader], runaway)
     assert isinstance(report, Report)
     assert not report.passed and report.outcome == "not yet"
-    assert names_the_short_cap(report, caps, grader), str(report)
     assert seconds < BOUND, f"{grader} took {seconds:.1f} s on {runaway.__name__}"
+    if grader == "7.1 retry_or_stop" and runaway is long_sleep:  # its sleeps are recorded, not waited (row 1)
+        assert "the slot does the waiting" in str(report), str(report)
+        return
+    assert names_the_short_cap(report, caps, grader), str(report)
     if grader != "4.1 fault_eval":  # there the supervisor runs the code: the row's outcome is the news
         assert "did not return" in str(report)
 

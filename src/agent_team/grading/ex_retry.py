@@ -11,9 +11,14 @@ waits cost no time and a turn is the same turn every time: the recorded replies 
 and without Retry-After, 5xx, a hang, garbage, a lie, an injection, a huge reply). No model runs.
 
 Learner code is called only through ``call_learner`` (directly, or inside the slot's policy),
-with fresh copies; what it returns is read through the slot's own :func:`check_decision`, which
-looks at exact types first, so nothing it returns can make the grader raise; the first hang ends
-the run (core.py). Measured by tests/grading/test_ex_7_1_*.py: the counts are there.
+with fresh copies and its sleeps recorded, not waited (``ex_retry_answer``: the slot does the
+waiting); what it returns is read by ``ex_retry_answer.read_decision`` (exact types first, the
+slot's own :func:`check_decision` last), so nothing it returns can make the grader raise or take
+long, and the first answer that cannot be read ends the grading under ``shape`` (every later check
+would only repeat it). A failed case says why the expected answer is right from the rules that
+decide it, never from the check it is filed under (a retry expected under "out of attempts" says
+why no stop applies). The first hang ends the run (core.py). Measured by
+tests/grading/test_ex_7_1_*.py: the counts are there.
 """
 
 import copy
@@ -21,9 +26,10 @@ import copy
 from ..clip import safe_repr
 from ..llm import llm_policy
 from ..repo import GOAL, initial_repo
-from ..retry import BadDecision, ManualClock, check_decision
+from ..retry import ManualClock
 from ..views import make_view
 from .core import Report, call_learner, grading_run
+from .ex_retry_answer import read_decision, without_sleeping
 from .ex_retry_turns import REPLAYS, recorded_model
 
 __all__ = ["grade_retry_or_stop", "reference_retry_or_stop", "MOMENTS"]
@@ -107,15 +113,18 @@ def _b(attempts=10, seconds=600.0, elapsed=1.0):
 
 MOMENTS = (  # (check, attempts, budget)
     ("transient", [T], ROOMY), ("transient", [E()], ROOMY), ("transient", [E(429)], ROOMY),
-    *(("transient", [E(s)], ROOMY) for s in (500, 502, 503, 504, 599)), ("transient", [T, E(503)], ROOMY),
+    *(("transient", [E(s)], ROOMY) for s in (500, 501, 502, 503, 504, 505, 511, 599)),
+    ("transient", [T, E(503)], ROOMY),
     ("retry after", [E(429, 7)], ROOMY), ("retry after", [E(503, 3)], ROOMY),
     ("retry after", [T, T, E(429, 0.5)], ROOMY), ("retry after", [E(429, 10), E(429, 2)], ROOMY),
     ("retry after", [E(429, 0)], ROOMY), ("retry after", [E(429, 2.5)], ROOMY),
+    ("retry after", [E(429, 120)], ROOMY), ("retry after", [E(503, 400)], ROOMY),  # no cap in the text
     ("backoff", [T], ROOMY), ("backoff", [T, T], ROOMY), ("backoff", [T, E(), E(500)], ROOMY),
-    ("backoff", [E(429)] * 4, ROOMY),
+    ("backoff", [E(429)] * 4, ROOMY), ("backoff", [T] * 7, ROOMY), ("backoff", [T] * 9, _b(attempts=20)),  # no cap either
+    ("backoff", [B, T], ROOMY), ("backoff", [B, B, E(502)], ROOMY), ("backoff", [E(429, 5), T], ROOMY),  # all count
     ("bad key", [E(401)], ROOMY), ("bad key", [E(403)], ROOMY), ("bad key", [T, E(401)], ROOMY),
     ("unknown model", [E(404)], ROOMY), ("unknown model", [E(503), E(404)], ROOMY),
-    *(("refused", [E(s)], ROOMY) for s in (0, 400, 413, 418, 422, 499)),
+    *(("refused", [E(s)], ROOMY) for s in (0, 400, 402, 407, 408, 409, 410, 413, 418, 422, 425, 451, 499)),
     ("bad replies", [B], ROOMY), ("bad replies", [B, B], ROOMY), ("bad replies", [B, B, B], ROOMY),
     ("bad replies", [B, T, B, B], ROOMY), ("bad replies", [T, B, B], ROOMY),
     ("bad replies", [E(500), B, B, B], ROOMY),
@@ -125,6 +134,8 @@ MOMENTS = (  # (check, attempts, budget)
     ("out of time", [T, T, T], _b(seconds=30.0, elapsed=27.0)),
     ("out of time", [E(429, 20)], _b(seconds=30.0, elapsed=15.0)),
     ("out of time", [E(429, 5)], _b(seconds=30.0, elapsed=20.0)), ("out of time", [B], _b(seconds=30.0, elapsed=30.0)),
+    ("out of time", [E(429, 1.5)], _b(seconds=30.0, elapsed=28.5)), ("out of time", [T], _b(seconds=30.0, elapsed=28.6)),
+    ("out of time", [T], _b(seconds=30.0, elapsed=28.99)),  # elapsed exactly as given, never rounded
     ("order", [T, T, E(401)], _b(attempts=3)), ("order", [B, B, B], _b(attempts=3)),
     ("order", [T, T, T], _b(attempts=3, seconds=30.0, elapsed=100.0)),
     ("order", [E(404)], _b(seconds=30.0, elapsed=30.0)),
@@ -150,14 +161,6 @@ def _moment(specs, budget):
             f"{budget['seconds']:g} s, {budget['elapsed']:g} s spent)")
 
 
-def _decision(value):
-    """The learner's answer, read as the slot reads it: ``(decision, problem)``."""
-    try:
-        return check_decision(value), None
-    except BadDecision as err:
-        return None, str(err)
-
-
 _VIEW = make_view("coder", GOAL, initial_repo(), [])
 
 
@@ -175,6 +178,44 @@ def _ending(out):
     return len(attempts), attempts[-1].get("stop"), [a.get("decision") for a in attempts]
 
 
+def _wait_words(last, n):
+    """Why the reference waits what it waits (the first rule that sets the wait)."""
+    if last["failure"] == "bad reply":
+        return "a bad reply is retried at once (wait 0)"
+    if last["retry_after"] is not None:
+        return f"the server asked for retry_after {last['retry_after']:g} s, waited exactly"
+    return f"with no retry_after the wait is 2 ** ({n} - 1) = {2 ** (n - 1):g} s"
+
+
+_STOP_CHECK = {"bad key": "bad key", "unknown model": "unknown model", "refused": "refused",
+               "bad replies": "bad replies", "out of attempts": "out of attempts", "out of time": "out of time"}
+
+
+def _why(attempts, budget, want):
+    """Why ``want`` is right at this moment, in the words of the rules that decide it.
+
+    Said from the expected answer, not from the check a case is filed under: a case filed under
+    "out of attempts" whose answer is a retry says why it is *not yet* out of attempts, so a
+    learner whose only slip is the wait is never told about a stop rule they follow.
+    """
+    n, last = len(attempts), attempts[-1]
+    if want[0] == "stop":
+        rule = RULE[_STOP_CHECK[want[1]]]
+        if want[1] == "out of attempts":
+            return f"{n} of {budget['attempts']} attempts are used: {rule}"
+        if want[1] == "out of time":
+            return f"{_wait_words(last, n)}, and {budget['elapsed']:g} + that wait >= {budget['seconds']:g}: {rule}"
+        return rule
+    return (f"{_wait_words(last, n)}; and no stop applies ({n} < {budget['attempts']} attempts, "
+            f"{budget['elapsed']:g} + {want[1]:g} < {budget['seconds']:g} s)")
+
+
+def _refuse_shape(report, when, problem):
+    """The first answer that cannot be read: said once under shape; the other checks stay unjudged
+    (each would only repeat it), and the learner's function is called no more."""
+    report.fail("shape", f"{when[0].upper()}{when[1:]}: {problem}.")
+
+
 @grading_run
 def grade_retry_or_stop(fn):
     """Grade ``retry_or_stop(attempts, budget) -> ("retry", wait) | ("stop", reason)``."""
@@ -182,25 +223,32 @@ def grade_retry_or_stop(fn):
     if not callable(fn):
         report.fail("shape", f"retry_or_stop is {safe_repr(fn, 60)}, not a function: run the exercise cell first.")
         return report.finish(ran=False)
+    slept = []
+    decide = without_sleeping(fn, slept)
     for check, specs, budget in MOMENTS:
         attempts = [_attempt(n, s) for n, s in enumerate(specs, 1)]
         want = reference_retry_or_stop(copy.deepcopy(attempts), dict(budget))
-        call = call_learner(fn, copy.deepcopy(attempts), dict(budget), what="retry_or_stop")
+        call = call_learner(decide, copy.deepcopy(attempts), dict(budget), what="retry_or_stop")
         if call.not_implemented:
             report.outcome_override = "not implemented"
             return report.finish()
         when = _moment(specs, budget)
+        if slept:
+            _refuse_shape(report, when, f"your function called sleep({safe_repr(slept[0], 30)}) itself. Return the "
+                                        "decision and let the slot wait: the slot does the waiting, not your function")
+            return report.finish(ran=False)
         if not call.ok:
             report.fail(check, f"{when[0].upper()}{when[1:]}: {call.problem}")
             continue
-        got, problem = _decision(call.value)
+        got, problem = read_decision(call.value)
+        call = None  # a huge answer is let go at once
         if problem:
-            report.fail("shape", f"{when[0].upper()}{when[1:]}: {problem}.")
-            report.fail(check, f"{when[0].upper()}{when[1:]}, its answer could not be read (see shape).")
-        elif (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
+            _refuse_shape(report, when, problem)
+            return report.finish(ran=False)
+        if (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
             report.fail(check, f"{when[0].upper()}{when[1:]}, your function returned {safe_repr(got)}; "
-                               f"expected {want!r}, since {RULE[check]}.")
-    _grade_turns(report, fn)
+                               f"expected {want!r}, since {_why(attempts, budget, want)}.")
+    _grade_turns(report, decide)
     return report.finish()
 
 
