@@ -172,3 +172,19 @@ def test_a_shown_reports_hint_counts_as_seen_where_the_hints_cell_reads_it(tmp_p
     progress.record_hint("1.1", 3)
     assert report_failing("1.1", "errors explain").hint.startswith("(hint 2 of 3")
     assert report_failing("1.1", "ok").hint == ""  # every hint seen, none about this check: its message says it
+
+
+def test_a_report_of_a_loop_that_never_ends_closes_with_no_hint_of_another_rule(short_caps, tmp_path, monkeypatch):
+    # The walk of parts 5-8: under 5.1's timeout the hint spoke of the empty list, under 6.1's of wrappers.
+    from agent_team.grading import grade_gate
+
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "p.json"))
+
+    def gate(outcomes):
+        while True:
+            pass
+
+    report = grade_gate(gate)
+    assert not report.passed and "did not return" in str(report)
+    assert all(h.text not in report.hint for h in HINTS["5.1"]), report.hint
+    assert report.hint.startswith('Stuck? Press "show hint 1 of 3"'), report.hint
