@@ -255,3 +255,18 @@ def test_the_unshare_probe_runs_once_on_first_use_never_at_import():
     done = subprocess.run([sys.executable, "-c", COUNT_STARTS], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "True", "0"], done.stdout
+
+
+def test_where_nothing_is_allowed_the_runner_says_what_is_not_enforced(monkeypatch):
+    monkeypatch.setattr(isolated, "unshare", lambda *flags, then=(): [])
+    monkeypatch.setattr(isolated, "works", lambda argv: False)   # no Landlock, no seccomp either
+    isolated.isolation.cache_clear()
+    try:
+        plan = isolated.isolation()
+        assert (plan.prefix, plan.steps) == ([], []), plan
+        for words in ("limits only", "create empty files, empty and delete the user's files", "has the network",
+                      "Unix sockets", "signal the parent", "shared memory", "the parent's /proc entries"):
+            assert words in plan.says, (words, plan.says)
+        assert run_python("print('ran')")[:2] == (0, "ran\n")   # it still runs, with its limits
+    finally:
+        isolated.isolation.cache_clear()
