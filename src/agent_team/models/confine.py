@@ -34,7 +34,7 @@ import sys
 REFUSED = 125
 PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_SET_SECUREBITS = 22, 38, 24, 28
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
-SECBITS_LOCKED_NOROOT = 0x2f   # noroot, no-setuid-fixup, and both locked: uid 0 gains no capability on exec
+SECBITS_LOCKED_NOROOT = 0x2f   # noroot, no-setuid-fixup, keep-caps off, all locked: uid 0 gains none on exec
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND = 1, 2, 4, 8, 32, 4096
 MS_REC, MS_PRIVATE = 16384, 1 << 18
 KEPT = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": 1024,
