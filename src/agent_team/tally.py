@@ -8,10 +8,10 @@ whatever its key's name. A part is finished once each of its exercises has passe
 
 from . import progress
 
-__all__ = ["tally", "next_part", "line"]
+__all__ = ["by_part", "next_part", "line"]
 
 
-def tally(file=None):
+def by_part(file=None):
     """One row per part, in course order: ``{"part": "part1", "number", "title", "exercises",
     "passed", "graded", "hints", "predictions", "right", "quizzes", "finished"}``; ``passed``
     counts exercises passed at least once, ``graded`` those graded at least once, ``right`` the

@@ -178,7 +178,7 @@ def test_quizzes_are_recorded_with_their_tries_and_a_stated_part(tmp_path):
 
 def test_a_walk_of_parts_1_to_4_is_counted_per_part_and_continues_with_part_5(tmp_path):
     walk_record.write_walk(tmp_path / "p.json")
-    rows = tally.tally(tmp_path / "p.json")
+    rows = tally.by_part(tmp_path / "p.json")
     got = {r["part"]: tuple(r[k] for k in ("passed", "graded", "hints", "predictions", "right", "quizzes"))
            for r in rows if r["graded"]}
     assert got == walk_record.PER_PART
@@ -190,7 +190,7 @@ def test_continue_goes_to_the_next_unfinished_part(tmp_path):
     file = tmp_path / "p.json"
 
     def rows():
-        return tally.tally(file)
+        return tally.by_part(file)
     assert tally.next_part(rows()) == "part1"  # nothing yet: the start
     progress.record_prediction("part 3: one round", "a", "a", file)
     assert tally.next_part(rows()) == "part3"  # working in part 3, not finished

@@ -78,7 +78,7 @@ def test_the_database_is_jupyterlites_for_the_sites_path():
 
 def widget_view(file):
     """What agent_team.tally makes of a progress file: its rows, the next part, each part's line."""
-    rows = [{k: v for k, v in r.items() if k != "title"} for r in tally.tally(file)]  # the cards have titles
+    rows = [{k: v for k, v in r.items() if k != "title"} for r in tally.by_part(file)]  # the cards have titles
     return {"rows": rows, "next": tally.next_part(rows), "lines": [tally.line(r) for r in rows]}
 
 

@@ -29,7 +29,7 @@ def _by_part(tallies, next_title):
 
 def progress_html(parts, hints=None, predictions=None, tallies=None, next_title=""):
     """Every part's exercises as done / not yet, with the hints seen and the predictions made;
-    ``tallies`` (rows of :func:`agent_team.tally.tally`, each with its ``line``): each part begun."""
+    ``tallies`` (rows of :func:`agent_team.tally.by_part`, each with its ``line``): each part begun."""
     rows, done, total, by_part = [], 0, 0, _by_part(tallies, next_title)
     for part in parts:
         for i, ex in enumerate(part.get("exercises", ())):

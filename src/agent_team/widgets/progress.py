@@ -33,7 +33,7 @@ class Progress(Base):
         self.parts = progress.status(self.file)
         self.hints, self.predictions = progress.hints(self.file), progress.predictions(self.file)
         # Each part's line and the next unfinished part, counted as the home page counts them.
-        self.tallies = [{**row, "line": tally.line(row)} for row in tally.tally(self.file)]
+        self.tallies = [{**row, "line": tally.line(row)} for row in tally.by_part(self.file)]
         self.next_part = tally.next_part(self.tallies)
         self._put(progress_html(*self._shown))
         return self

@@ -1,13 +1,13 @@
 // website/extension/src/page/record.ts and tally.ts (the home page's reading of the progress file,
 // and its count per part), compiled on the fly (esbuild), applied to what stdin holds as JSON:
 // contents models (prints, per model, the tables progressOf(modelJson(model)) finds), site roots
-// (their databases) and records to count (`tallies`: per record, tally(), nextPart() and line()).
+// (their databases) and records to count (`tallies`: per record, byPart(), nextPart() and line()).
 import { buildSync } from "esbuild";
 
 const src = new URL("../../../website/extension/src/page/", import.meta.url).pathname;
 const built = buildSync({
   stdin: {
-    contents: "export { modelJson, progressOf, database } from './record';\nexport { tally, nextPart, line } from './tally';",
+    contents: "export { modelJson, progressOf, database } from './record';\nexport { byPart, nextPart, line } from './tally';",
     resolveDir: src, loader: "ts",
   },
   bundle: true, format: "esm", write: false, logLevel: "error",
@@ -22,7 +22,7 @@ console.log(JSON.stringify({
   databases: roots.map((r) => lib.database(new URL(r))),
   tallies: records.map((data) => {
     const record = { ...lib.progressOf(data, parts), saved: 0 };
-    const rows = lib.tally(home.exercises, home.keyParts, record);
+    const rows = lib.byPart(home.exercises, home.keyParts, record);
     return { rows, next: lib.nextPart(rows), lines: rows.map(lib.line) };
   }),
 }));

@@ -15,7 +15,7 @@ import type { IIsolation } from './isolation';
 import type { IPrewarm } from './prewarm';
 import { database, read } from './record';
 import type { IRecord } from './record';
-import { line, nextPart, tally } from './tally';
+import { byPart, line, nextPart } from './tally';
 import type { KeyParts } from './tally';
 import { warm } from './warm';
 
@@ -56,7 +56,7 @@ function showRecord(home: IHome, record: IRecord): void {
       }
     }
   }
-  const rows = tally(home.exercises, home.keyParts || [], record);
+  const rows = byPart(home.exercises, home.keyParts || [], record);
   for (const row of rows) {
     const card = document.querySelector(`[data-tally="${row.part}"]`);
     if (card) {

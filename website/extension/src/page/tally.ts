@@ -41,7 +41,7 @@ export function partOf(key: string, entry: { part?: number } | undefined, keyPar
 }
 
 /** One row per part, in course order; `exercises`: part key -> its exercise ids, in course order. */
-export function tally(exercises: Record<string, string[]>, keyParts: KeyParts, record: IRecord): ITally[] {
+export function byPart(exercises: Record<string, string[]>, keyParts: KeyParts, record: IRecord): ITally[] {
   const parts = Object.keys(exercises).map((key) => Number(key.replace(/^part/, '')));
   const count = (table: Record<string, { part?: number }>, number: number) =>
     Object.entries(table).filter(([key, entry]) => partOf(key, entry, keyParts, parts) === number).map(([, e]) => e);
