@@ -17,7 +17,7 @@ a correct ``fizzbuzz`` 4 of 4)
 ``ok`` is True exactly when all four cases passed                    ``ok``
 every failure comes with a message saying what went wrong: no       ``errors explain``
 message on a clean run, at least one on a failing run, and each
-exception named by its type (or its text, when it has one)
+exception named by its type, whatever its text (a missing fizzbuzz may be said in words)
 a result counts if it is exactly the expected str (its type before  ``type before ==``
 ``==``: a result's own ``==`` is its code and may raise)
 ===================================================================  =================
@@ -141,6 +141,23 @@ LOOKS_AT_ITS_DICT = ("_before = sorted(name for name in globals() if not name.st
                                for n in (1, 3, 5, 15)}))
 
 
+# A result that is a str subclass whose == says True to anything: an isinstance check counts it
+# as the expected string; the row asks for exactly a str, so it is a failed case.
+LIAR = ("a fizzbuzz that returns, on 3, a str subclass whose == says True to anything",
+        "class Liar(str):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = str.__hash__\n\n\n"
+        + source({3: "Liar('not Fizz')"}))
+
+# A source that asks whether its dict was a globals dict of an earlier call (kept alive in
+# _DICTS_SEEN for one grading run, so identity is exact): a dict kept and emptied between calls
+# is not a fresh one, though it looks empty.
+_DICTS_SEEN = []
+ASKS_IF_ITS_DICT_IS_NEW = (
+    "import agent_team.grading.ex_run_tests as _grader\n"
+    "_used_before = any(d is globals() for d in _grader._DICTS_SEEN)\n"
+    "_grader._DICTS_SEEN.append(globals())\n"
+    + source({n: f"'this dict was used by an earlier call' if _used_before else {RIGHT[n]}" for n in (1, 3, 5, 15)}))
+
+
 def random_sources(count, seed=11):
     """Sources spread over what the text allows: any exception type, at load or on any case."""
     rng = random.Random(seed)
@@ -168,22 +185,25 @@ RANDOM = random_sources(80)
 
 
 def exceptions_of(text):
-    """Every exception the source raises while loading or on a case, as (type name, message)."""
+    """Every exception the source raises while loading or on a case, as (type name, other words that
+    name it: "fizzbuzz" when there is none to run, else ""), and whether it was while loading."""
     namespace, found = {}, []
     try:
         exec(compile(text, SRC_PATH, "exec"), namespace)
         fizzbuzz = namespace["fizzbuzz"]
     except SyntaxError as err:
-        return [("SyntaxError", err.msg or "")], True
+        return [("SyntaxError", "")], True
+    except KeyError:  # no fizzbuzz: not an exception of the source's; "no fizzbuzz" in words names it
+        return [("KeyError", "fizzbuzz")], True
     except Exception as err:  # noqa: BLE001 -- our own sources
-        return [(type(err).__name__, "fizzbuzz" if isinstance(err, KeyError) else str(err))], True
+        return [(type(err).__name__, "")], True
     for n, _ in CASES:
         try:
             fizzbuzz(n)
-        except TypeError as err:
-            found.append(("TypeError", "fizzbuzz" if not callable(fizzbuzz) else str(err)))
+        except TypeError:  # a fizzbuzz that is no function: "not callable" in words names it
+            found.append(("TypeError", "fizzbuzz" if not callable(fizzbuzz) else ""))
         except Exception as err:  # noqa: BLE001 -- our own sources; what they raise is what is recorded
-            found.append((type(err).__name__, str(err)))
+            found.append((type(err).__name__, ""))
     return found, False
 
 
@@ -242,7 +262,12 @@ class _Grading:
         after = self.run("a source with no fizzbuzz, run after a correct one", no_fizzbuzz)
         helper = self.run("a correct fizzbuzz that calls its own helper", source({}, helper=True))
         looks = self.run("a correct fizzbuzz that looks at its own dict", LOOKS_AT_ITS_DICT)
-        if None in (before, correct, after, helper, looks):
+        again = self.run("the same fizzbuzz, run again", LOOKS_AT_ITS_DICT)
+        _DICTS_SEEN.clear()
+        new = [self.run("a correct fizzbuzz that asks whether its dict is new", ASKS_IF_ITS_DICT_IS_NEW)
+               for _ in range(2)]
+        _DICTS_SEEN.clear()  # the dicts (and the learner's functions in them) are let go
+        if None in (before, correct, after, helper, looks, again, *new):
             return
         self.report.tried("one fresh dict")
         fail = self.report.check("one fresh dict").fail
@@ -265,6 +290,17 @@ class _Grading:
                  f"{looks['passed']} of 4 ({clip(held, 200)}): those names are left from an earlier call, "
                  "or the dict is your own module's globals(). exec each source into a new dict, made "
                  "inside run_tests on every call.")
+        elif (again["passed"], again["failed"]) != (correct["passed"], correct["failed"]):
+            held = next((e for e in again["errors"] if "already held" in e), safe_repr(again["errors"], 200))
+            fail(f"The same correct fizzbuzz scored {looks['passed']} of 4 the first time and {again['passed']} "
+                 f"of 4 when run again ({clip(held, 200)}): its dict was kept from the first call (a dict per "
+                 "source is still a dict kept between calls). exec each source into a new dict, made inside "
+                 "run_tests on every call.")
+        elif any((n["passed"], n["failed"]) != (correct["passed"], correct["failed"]) for n in new):
+            fail(f"A correct fizzbuzz that asks whether its dict is new scored {new[0]['passed']} of 4, then "
+                 f"{new[1]['passed']} of 4 on the next call: that dict was one an earlier call used, emptied. "
+                 "Emptied is not fresh: exec each source into a new dict ({}), made inside run_tests on "
+                 "every call.")
 
     def compare(self, what, text, got):
         fail, tried = self.report.fail, self.report.tried
@@ -291,13 +327,12 @@ class _Grading:
         else:
             raised, at_load = exceptions_of(text)
             joined = "\n".join(got["errors"])
-            for name, message in raised:
-                if name not in joined and not (message and message in joined):
+            for name, words in raised:  # words: what also names it (a missing fizzbuzz), or ""
+                if name not in joined and not (words and words in joined):
                     where = "while loading" if at_load else "on a case"
-                    empty = (" Its text is empty, so name its type: type(err).__name__."
-                             if not message else "")
-                    fail("errors explain", f"On {what}: it raised {name}({message!r}) {where}, but no "
-                                           f"message names it: {safe_repr(got['errors'], 300)}.{empty}\n{text}")
+                    fail("errors explain", f"On {what}: it raised {name} {where}, but no message names that "
+                                           f"type: {safe_repr(got['errors'], 300)}. Name every exception by its "
+                                           f"type, type(err).__name__, its text or not.\n{text}")
                     return
 
 
@@ -317,5 +352,10 @@ def grade_run_tests(fn):
     # Judged only on a run_tests that survived every other case: a crash there is about ==, not a try.
     if report.check("never raises").passed and grading.run(*SLY, check="type before ==") is not None:
         report.tried("type before ==")
+        liar = grading.run(*LIAR, check="type before ==")
+        if liar is not None and liar["passed"] != reference_run_tests({SRC_PATH: LIAR[1]})["passed"]:
+            report.fail("type before ==", f"On {LIAR[0]}: passed={liar['passed']}; a result counts only if it is "
+                                          "exactly a str: check type(got) is str (isinstance lets a subclass in, "
+                                          "and its == is its own code), then ==.")
     # A check no case reached (every call raised, or no report had the right shape) shows as not run.
     return report.finish(ran=False)
