@@ -240,8 +240,9 @@ def test_quiz_without_a_front_end_prints_the_question_but_not_the_answer():
     assert "green tests or the budget" not in html and "Show the answer" not in html  # no answer stored with the page
 
 
-def test_a_quiz_of_the_course_comes_from_its_table_by_id():
+def test_a_quiz_of_the_course_comes_from_its_table_by_id(tmp_path, monkeypatch):
     from agent_team.quizzes import QUIZZES, quiz as row
+    monkeypatch.setenv("AGENT_TEAM_PROGRESS", str(tmp_path / "p.json"))  # a course quiz checked is recorded
     q = W.Quiz("1.2")
     want = row("1.2")
     assert (q.id, q.question, q.choices, q.answer) == ("1.2", want.question, list(want.choices), want.answer)

@@ -1,6 +1,6 @@
 """A multiple-choice question that explains its answer, and each wrong choice, once checked."""
 
-from .. import quizzes
+from .. import progress, quizzes
 from ..render.html import Safe, inline, tag, wrap
 from .base import Base, controls
 
@@ -107,6 +107,8 @@ class Quiz(Base):
             self.correct = False
             why = self.explanations[self.selected] or "That is not it. Read the idea above again."
             self.feedback = f"Not quite: {why} Try another answer."
+        if self.id is not None and self.correct is not None:  # a course quiz counts in its part's progress
+            progress.record_quiz(self.id, LETTERS[self.selected], self.correct)
         self._show()
         return bool(self.correct)
 
