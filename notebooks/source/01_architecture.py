@@ -591,4 +591,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 2 — Policies: what goes inside each role](02_policies.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 2 — Policies: what goes inside each role](02_policies.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

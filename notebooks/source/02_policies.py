@@ -559,4 +559,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 3 — The supervisor: a state machine you can read](03_supervisor.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 3 — The supervisor: a state machine you can read](03_supervisor.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

@@ -720,4 +720,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 4 — Failure injection: break the team on purpose](04_failure_injection.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 4 — Failure injection: break the team on purpose](04_failure_injection.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

@@ -771,4 +771,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 5 — From fakes to a real team](05_real_team.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 5 — From fakes to a real team](05_real_team.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

@@ -653,4 +653,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 6 — Your own team](06_your_team.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 6 — Your own team](06_your_team.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

@@ -338,4 +338,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Part 7 — Your team with a real model](07_real_model.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Part 7 — Your team with a real model](07_real_model.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

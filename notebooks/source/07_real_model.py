@@ -616,4 +616,4 @@ from agent_team.widgets import Progress
 Progress()
 
 # %% [markdown]
-# **Next: [Appendix — The same ideas in real frameworks](08_frameworks.ipynb)**, or the whole course on one page: [recap.md](recap.md).
+# **Next: [Appendix — The same ideas in real frameworks](08_frameworks.ipynb)**. Or back to [the course's home page](../index.html#%home) (it opens in a new tab).

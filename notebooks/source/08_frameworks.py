@@ -624,4 +624,4 @@ Quiz("8.1")
 # state machine, every rule and every word. Print it, or keep it open while you build your own team.
 
 # %% [markdown]
-# **That was the last part.** The whole course on one page: [recap.md](recap.md); to go back to any part, open it in the file browser on the left.
+# **That was the last part.** Back to [the course's home page](../index.html#%home) (it opens in a new tab).
