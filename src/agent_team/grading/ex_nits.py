@@ -63,6 +63,12 @@ def _report(text):
     return run_tests({**initial_repo(), SRC_PATH: text})
 
 
+# Red reports whose first error is empty or padded: the notes are errors[0] exactly (not "no test
+# results yet", not stripped, not the first non-empty one); the second error says the run was red.
+EMPTY_FIRST_ERROR = {"ok": False, "passed": 3, "failed": 1, "errors": ["", "fizzbuzz(5) returned '5'"]}
+SPACED_FIRST_ERROR = {"ok": False, "passed": 3, "failed": 1, "errors": ["  fizzbuzz(3) returned '3' ", "x"]}
+
+
 def view(tests, past, plan=PLAN_TEXT):
     return {"goal": GOAL, "plan": plan, "source": FULL_SOURCE, "last_tests": tests, "past_verdicts": list(past)}
 
@@ -73,10 +79,19 @@ def _named(green, reds):
     for past in ([], [RC], [RC] * 5, [OK, RC, RC, RC]):
         out.append(("green: approve", f"green tests after {safe_repr(past)}", view(green, past)))
     out.append(("green: approve", "green tests with a two-line plan", view(green, [RC] * 2, plan="x\ny\n")))
+    # "approve, always": the plan is not the reviewer's business, even when there is none (PLAN.md deleted)
+    out.append(("green: approve", "green tests with an empty plan (PLAN.md deleted)", view(green, [], plan="")))
+    out.append(("green: approve", "green tests with an empty plan, after 3 request_changes",
+                view(green, [RC] * 3, plan="")))
     for red in reds:
         for past in ([], [RC], [RC] * 3, [RC] * 4):
             out.append(("red: request_changes", f"red tests ({red['errors'][0][:40]}...) after {safe_repr(past)}",
                         view(red, past)))
+    for red in (EMPTY_FIRST_ERROR, SPACED_FIRST_ERROR):  # the first error exactly, even when it is empty
+        for past in ([], [RC] * 3):
+            out.append(("notes", f"red tests whose first error is {safe_repr(red['errors'][0])}, after "
+                                 f"{safe_repr(past)}", view(red, past)))
+    out.append(("red: request_changes", "red tests with an empty plan", view(reds[0], [RC], plan="")))
     for k in range(0, 13):
         out.append(("escalate at the limit", f"red tests after {k} request_changes", view(reds[k % 4], [RC] * k)))
     for past in ([OK, RC, RC], [RC, RC, OK], [RC, OK, RC, OK, RC], [RC, RC, RC, OK], [OK] * 5,
