@@ -164,6 +164,9 @@ def download_zip(page) -> bytes:
 
 # In JupyterLab: put `source` into the open notebook's exercise cell and save it (JupyterLite then
 # keeps it in the browser's storage).
+# The progress file as the kernel writes it (progress.py), here through JupyterLab's contents manager.
+JS_SAVE_PROGRESS = """async (text) => { await window.jupyterapp.serviceManager.contents.save(
+  'agent_team_progress.json', {type: 'file', format: 'text', content: text}); return true; }"""
 JS_EDIT_AND_SAVE = """async ([tag, source]) => {
   const app = window.jupyterapp;
   const panel = app.shell.currentWidget;

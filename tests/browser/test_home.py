@@ -19,7 +19,6 @@ import pytest
 import walk_record
 from exercise_cells import is_exercise
 from layout import AXE
-from test_my_work_engines import JS_SAVE_PROGRESS
 
 from agent_team import course, tally
 from website import driver, engines
@@ -182,7 +181,7 @@ def test_a_walk_of_parts_1_to_4_reads_as_the_progress_widget_reads_it_and_contin
     page.wait_for_function("() => !!(window.jupyterapp && window.jupyterapp.serviceManager)",
                            timeout=my_work.PAGE_SECONDS * 1000)
     file = walk_record.write_walk(tmp_path / "progress.json")
-    assert page.evaluate(JS_SAVE_PROGRESS, file.read_text())
+    assert page.evaluate(my_work.JS_SAVE_PROGRESS, file.read_text())
     page.goto(f"{site_url}?prewarm=off")
     page.wait_for_function("() => window.__agentTeamHome && window.__agentTeamHome.record", timeout=30_000)
     for row in tally.by_part(file):  # the progress widget's lines (agent_team.tally), card by card

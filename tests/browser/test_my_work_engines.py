@@ -18,7 +18,7 @@ import zipfile
 
 import my_work
 import pytest
-from my_work import copies, exercise_source, stored, stored_notebook
+from my_work import JS_SAVE_PROGRESS, copies, exercise_source, stored, stored_notebook
 from test_my_work import JS_NOTICE, JS_NOTICE_CLICK
 
 from website import engines
@@ -27,9 +27,6 @@ PART = "01_architecture.ipynb"
 MINE = "# MINE, IN THIS ENGINE\ndef run_tests(repo):\n    return {'passed': True}\n"
 PROGRESS = {"exercises": {"1.1": {"passed": True, "passed_once": True, "attempts": 2}}, "hints": {"1.1": 1},
             "predictions": {}, "version": 1}
-# The progress file as the kernel writes it (progress.py), here through JupyterLab's contents manager.
-JS_SAVE_PROGRESS = """async (text) => { await window.jupyterapp.serviceManager.contents.save(
-  'agent_team_progress.json', {type: 'file', format: 'text', content: text}); return true; }"""
 ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "firefox,webkit").split(",") if e and e != "chromium"]
 
 
