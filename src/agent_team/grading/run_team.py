@@ -33,11 +33,18 @@ the reference); the counts are there.
 
 from ..clip import safe_repr
 from ..limits import too_long
-from ..protocol import NAMED_SCENARIOS as NAMED
-from ..protocol import random_scenarios, run_team
+from ..protocol import NAMED_SCENARIOS, Scenario, random_scenarios, run_team
 from .core import Report, call_learner, line_divergence, grading_run
 
 RANDOM = 200
+
+# The whole reply becomes feedback, every line of it: a tester's report and a review run over
+# lines, and a team that keeps only the first one tells the coder less than it was told.
+NAMED = NAMED_SCENARIOS + (
+    Scenario("a test result and a review of several lines", codes=("v1", "v2", "v3"),
+             reviews=("APPROVE", "REJECT: no docstring\nand no test for 0\n", "APPROVE"),
+             results=("FAIL: test_empty\nexpected '', got None\n", "PASS"), max_rounds=3),
+)
 
 # Rules first, "shape" and "returns" last: the first failing line of a report is then the
 # rule the calls broke, even when the same bug also makes the team crash or loop.
