@@ -32,10 +32,12 @@ class Hints(Base):
 
     def reveal(self):
         """Show the next hint (if any is left) and record it. Returns how many are shown."""
-        # A grader's report shown since this cell ran may have shown (and counted) the next hint:
-        # go on from the record, so no hint is shown twice as "new".
-        self.revealed = max(self.revealed, min(progress.hints(self.file).get(self.exercise_id, 0), len(self.hints)))
-        if self.revealed < len(self.hints):
+        recorded = min(progress.hints(self.file).get(self.exercise_id, 0), len(self.hints))
+        if recorded > self.revealed:
+            # A grader's report shown since this cell ran showed (and counted) the hint this button
+            # offers: show it here too, as the button said, and count nothing more.
+            self.revealed = recorded
+        elif self.revealed < len(self.hints):
             self.revealed += 1
             progress.record_hint(self.exercise_id, self.revealed, self.file)
         self._show()
