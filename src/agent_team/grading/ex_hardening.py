@@ -92,6 +92,12 @@ NAMED = (
     ("coder", SRC_PATH, "EXEC = 1\nExec = 2\n__IMPORT__ = 3\n_import_ = 4\nexe = 'c'\n"),
     ("coder", SRC_PATH, "___import_ = 1  # __import, import__, _import__\n"),
     ("coder", "src/exec_tools.py", "def fizzbuzz(n):\n    return str(n)\n"),
+    # dangerous-looking, and still not this rule's business: it refuses exec and __import__, nothing more
+    ("coder", SRC_PATH, "import subprocess, os, sys, pickle, ctypes\n\ndef fizzbuzz(n):\n"
+                        "    os.system('ls'); subprocess.run(['ls']); open('f').read()\n"
+                        "    getattr(__builtins__, 'eval'); globals(); sys.modules; compile('1', 'f', 'eval')\n"
+                        "    breakpoint()\n    return str(n)\n"),
+    ("coder", SRC_PATH, "def fizzbuzz(n):\n    return getattr(str, 'upper')(str(n))\n"),
     ("planner", PLAN_PATH, "- never call exec or __import__\n"),
     ("planner", "src/plan.py", "exec('x')"),
     ("reviewer", REVIEW_PATH, '{"verdict": "request_changes", "notes": "remove the exec call"}'),
@@ -183,7 +189,10 @@ def grade_hardening(rule):
         return report.finish(ran=False)
     for i, (role, path, content) in enumerate(PATCHES):
         check, case = _rule_for(role, content), _case(i, role, path)
-        call = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
+        # the role as a str of its own, equal to the supervisor's and not the same object: a rule
+        # that compares it with `is` relies on an accident of interning, not on the role
+        fresh_role = "".join(list(role))
+        call = call_learner(rule, fresh_role, {"path": path, "content": content}, what="your rule")
         if call.not_implemented:
             report.outcome_override = "not implemented"
             return report.finish(ran=False)
@@ -191,6 +200,11 @@ def grade_hardening(rule):
             report.fail(check, f"{case}: {call.problem}{RAISED if not call.timed_out else ''}")
             continue
         problem = _judge(case, role, content, call.value)
+        if problem and role == "coder" and call.value is None:
+            interned = call_learner(rule, role, {"path": path, "content": content}, what="your rule")
+            if interned.ok and interned.value is not None:
+                problem += (" Given the same role as the literal 'coder', it refused: it compares the role with "
+                            "`is`, which holds only while both strs happen to be one object. Compare with ==.")
         if problem:
             report.fail(check, problem)
     if any(c.passed is False for c in report.checks):
