@@ -117,6 +117,10 @@ def gate_cases():
             # thousands: a gate that reads only a first slice, or recurses once per outcome, fails here
             ("1,500 successes, then a failure", [_o(f"S{i}", "success") for i in range(1, 1501)]
              + [_o("S1501", "failed")]),
+            # a window, at either end, fails one of these: the blocker first of 1,501, or last of 2,501
+            ("a skip, then 1,500 successes", [_o("S1", "skipped")] + [_o(f"S{i}", "success") for i in range(2, 1502)]),
+            ("2,500 successes, then a failure", [_o(f"S{i}", "success") for i in range(1, 2501)]
+             + [_o("S2501", "failed")]),
         ]),
     )
 
