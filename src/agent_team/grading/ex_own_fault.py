@@ -88,13 +88,13 @@ def _shape(fault):
     return None
 
 
-def _evidence(report, fault, run, which):
+def _evidence(report, fault, run, which, check="evidence found"):
     call = call_learner(fault["evidence"], run, what="your evidence function")
     if not call.ok:
-        report.fail("evidence found", f"On the {which} run: {call.problem}")
+        report.fail(check, f"On the {which} run: {call.problem}")
         return None
     if call.value is not None and type(call.value) is not str:
-        report.fail("evidence found", f"On the {which} run it returned {safe_repr(call.value)}; return a str or None.")
+        report.fail(check, f"On the {which} run it returned {safe_repr(call.value)}; return a str or None.")
         return None
     if type(call.value) is str and not call.value.strip():
         check = "evidence is specific" if which == "healthy" else "evidence found"
@@ -179,4 +179,17 @@ def grade_my_fault(fault):
         report.fail("evidence is specific", f"it also reports evidence on a healthy run ({safe_repr(also, 120)}), "
                                             "so it would pass whatever happened. Look for something only your "
                                             "fault causes.")
+    elif also is None:  # any healthy run, also one whose budget allows no coder turn at all
+        _no_coder_turn(report, fault)
     return report.finish()
+
+
+_NO_CODER = "healthy (max_rounds=0: the planner only, no coder turn; return None there too)"
+
+
+def _no_coder_turn(report, fault):
+    also = _evidence(report, fault, supervise(max_rounds=0), _NO_CODER, check="evidence is specific")
+    if type(also) is str and also.strip():
+        report.fail("evidence is specific", f"On the {_NO_CODER} run it reports evidence ({safe_repr(also, 120)}): what "
+                                            "it looks for is also true of a run where nothing went wrong. Look "
+                                            "for an event only your fault causes (a refusal, an override...).")
