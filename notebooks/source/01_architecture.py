@@ -235,7 +235,8 @@ assert after is repo and ALLOWLIST["coder"] == {SRC_PATH}
 # The allowlist is not the only thing `apply_turn` checks: it also looks at a patch's *shape*, and
 # before it looks the path up. Below are six turns from the coder, all aimed at the one file it
 # owns. Before running the next cells, decide for each: does `apply_turn` accept it or refuse it?
-# (In Jupyter pick in the form; in code, `shape_guess.choose("refused", ...)`.)
+# (In Jupyter pick in the form; in code, `shape_guess.choose(...)` with six answers, one per turn,
+# in order.)
 
 # %%
 from agent_team.repo import MAX_CONTENT, MAX_PATCHES
