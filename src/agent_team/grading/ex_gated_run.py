@@ -32,7 +32,7 @@ from ..faults import FAULTS, garbage_reviewer, greedy_planner, run_fault, test_e
 from ..gated import STEPS, gated
 from ..gated import run_outcomes as reference_outcomes
 from ..policies import fake_coder, fake_planner, fake_reviewer, output
-from ..repo import PLAN_PATH
+from ..repo import PLAN_PATH, REVIEW_PATH
 from ..supervisor import supervise
 from .core import Report, call_learner, grading_run
 
@@ -69,14 +69,26 @@ def _splits():
          supervise(tamper=wipe_plan, require_plan=False)),
         ("a plan of blank lines",                                # PLAN.md not "" vs holding a plan
          supervise(planner=_blank_planner)),
+        ("PLAN.md deleted, with no re-plan",                     # a missing file is no plan (and no KeyError)
+         supervise(tamper=_delete_plan, require_plan=False)),
+        ("a reviewer whose REVIEW.json is prose",                # a turn that landed vs one that left a verdict
+         supervise(reviewer=_prose_reviewer)),
     )
+
+
+def _delete_plan(repo, round_):
+    return {path: text for path, text in repo.items() if path != PLAN_PATH}
+
+
+def _prose_reviewer(goal, view):
+    return output("reviewer", "in words", [{"path": REVIEW_PATH, "content": "Looks good to me: approve."}], "approve")
 
 
 def _blank_planner(goal, view):
     return output("planner", "a plan to come", [{"path": PLAN_PATH, "content": "\n  \n"}], "planned")
 
 
-@functools.cache  # 21 deterministic runs: made at the first grading, not again at each one (nor at import)
+@functools.cache  # 23 deterministic runs: made at the first grading, not again at each one (nor at import)
 def grading_runs():
     """``((name, run), ...)``: healthy runs at three budgets, every fault of part 4, and the splits.
 
