@@ -27,6 +27,9 @@ from .pages import add_page_settings, edit_config
 
 SOURCE = Path(__file__).resolve().parent / "service-worker.js"
 WORKER = "agent-team-service-worker.js"
+# The isolated runner's script, which that worker serves with its content security policy.
+RUNNER_SOURCE = SOURCE.parent / "runner-worker.js"
+RUNNER = "agent-team-runner.js"
 PLUGIN = "@agent-team/site-extension:service-worker"
 REPLACED = "@jupyterlite/application-extension:service-worker-manager"
 
@@ -35,6 +38,7 @@ def patch(out: Path, app_version: str) -> dict:
     """The site's service worker, in the built site `out` (after prewarm.patch); returns the
     pages' settings (the home page registers the same worker: website/home.py)."""
     shutil.copy2(SOURCE, out / WORKER)
+    shutil.copy2(RUNNER_SOURCE, out / RUNNER)
 
     def use_the_sites_worker(data):
         data["disabledExtensions"] = [REPLACED if p == PLUGIN else p for p in data["disabledExtensions"]]

@@ -36,6 +36,10 @@ const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+// The isolated runner's script (website/runner-worker.js; agent_team/models/worker_runner.py): the
+// worker it starts may load this site's own scripts, WebAssembly and files, and nothing else.
+const RUNNER = 'agent-team-runner.js';
+const RUNNER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
 const CACHING = new URL(location.href).searchParams.get('enableCache') === 'true';
 const KEPT = 'agent-team-site';
 // The site's files, relative to its root, and those named by a hash of their content: written by
@@ -94,9 +98,9 @@ self.addEventListener('fetch', (event) => {
       return;
     }
     const served = kept(event, file, key);
-    event.respondWith(isolate ? served.then(isolated) : served);
+    event.respondWith(isolate ? served.then((response) => isolated(response, url)) : served);
   } else if (isolate) {
-    event.respondWith(fetch(request).then(isolated));
+    event.respondWith(fetch(request).then((response) => isolated(response, url)));
   }
   // else: left to the browser (JupyterLite's worker would only fetch it itself)
 });
@@ -198,13 +202,16 @@ function revalidation(request, stored) {
   });
 }
 
-function isolated(response) {
+function isolated(response, url) {
   if (!response.status) {
     return response; // an opaque redirect passes unchanged
   }
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(ISOLATION)) {
     headers.set(name, value);
+  }
+  if (url.pathname === new URL(RUNNER, ROOT).pathname) {
+    headers.set('Content-Security-Policy', RUNNER_POLICY);
   }
   return new Response(response.body, {
     status: response.status,

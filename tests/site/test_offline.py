@@ -87,6 +87,24 @@ def test_what_the_worker_leaves_alone_or_cannot_serve():
 
 
 @needs_node
+def test_the_runner_script_alone_is_served_with_its_policy():
+    """The isolated runner's worker (website/runner-worker.js) gets a policy that allows this
+    site's scripts and files only; the kernel's worker and the pages get none (they need more)."""
+    site = {**SITE, "files": SITE["files"] + ["agent-team-runner.js", "kernel.worker.js"]}
+    worker = {"mode": "same-origin", "destination": "worker"}
+    runner, kernel, page = run([
+        {"request": {**worker, "path": "agent-team-runner.js"}, "network": {"status": 200, "body": "runner"}},
+        {"request": {**worker, "path": "kernel.worker.js"}, "network": {"status": 200, "body": "kernel"}},
+        {"request": LAB, "network": {"status": 200, "body": "lab"}},
+    ], site)
+    assert (runner["body"], runner["coop"]) == ("runner", "same-origin")
+    policy = dict(part.strip().split(" ", 1) for part in runner["csp"].split(";"))
+    assert policy["default-src"] == "'none'" and policy["connect-src"] == "'self'", policy
+    assert policy["script-src"] == "'self' 'wasm-unsafe-eval'" and policy["worker-src"] == "'none'", policy
+    assert (kernel["csp"], page["csp"]) == (None, None)
+
+
+@needs_node
 def test_a_new_build_drops_the_files_it_no_longer_has():
     newer = {"files": ["index.html", "lab/index.html", "build/1031.ffffff0.js"], "immutable": ["build/1031.ffffff0.js"]}
     *_, activated = run([

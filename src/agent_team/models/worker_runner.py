@@ -1,13 +1,16 @@
 """The isolated runner in the browser: the oracle in a second Web Worker with its own Pyodide.
 
-Browser only (``import js``). The page starts, for the kernel, a module worker (from a Blob) that
-loads Pyodide from the same cached files, receives agent_team's source files (never the key, which
-lives in the kernel's model object only), and then deletes from its global scope everything that
-reaches outside: ``fetch``, ``XMLHttpRequest``, ``WebSocket``, ``EventSource``, ``importScripts``,
-``indexedDB``, ``caches``, ``Worker``, ``BroadcastChannel``, ``postMessage`` (from the prototypes,
-so no prototype lookup finds them again). It shares no file system with the kernel: the drive is
-not there. Each run posts the source and waits on a SharedArrayBuffer with a time limit; past it
-the worker is terminated (the only way to stop a blocked worker) and a new one is started.
+Browser only (``import js``). The page starts, for the kernel, the site's runner script
+(website/runner-worker.js, served as ``agent-team-runner.js`` by the site's service worker with a
+content security policy: this site's own scripts and files only, no other origin by any route, and
+the script refuses to boot without it). It loads Pyodide from the same cached files, receives
+agent_team's source files (never the key, which lives in the kernel's model object only), and then
+deletes from its global scope everything that reaches outside or keeps anything (``fetch``,
+``XMLHttpRequest``, ``WebSocket``, ``importScripts``, ``indexedDB``, ``caches``, ``Worker``,
+``FontFace``, ``navigator.storage``, ...; from the prototypes too). It shares no file system with the
+kernel: the drive is not there. Each run posts the source and waits on a SharedArrayBuffer with a
+time limit; past it the worker is terminated (the only way to stop a blocked worker) and a new one
+is started.
 Its memory is capped (``MEMORY_MB``): Pyodide grows its heap through ``WebAssembly.Memory``'s
 ``grow``, which the worker replaces, before Pyodide loads, with one that refuses to pass the cap
 and cannot be put back (not writable, not configurable); a refused growth is a failed ``malloc``,
@@ -33,58 +36,9 @@ BOOT_SECONDS = 60.0  # the first boot in a later cell may still be under way
 REPLY_BYTES = 1 << 20
 HEADER = 12          # three Int32: reply ready, reply length, boot message received
 
-_WORKER = r"""
-let py = null, state = null, bytes = null;
-const CUT = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "importScripts",
-             "indexedDB", "caches", "Worker", "SharedWorker", "BroadcastChannel", "postMessage"];
-function reply(text) {
-  const data = new TextEncoder().encode(text).subarray(0, bytes.length);
-  bytes.set(data);
-  Atomics.store(state, 1, data.length);
-  Atomics.store(state, 0, 1);
-  Atomics.notify(state, 0);
-}
-self.onmessage = async (event) => {
-  const m = event.data;
-  try {
-    if (m.type === "boot") {
-      state = new Int32Array(m.sab, 0, 3);
-      bytes = new Uint8Array(m.sab, 12);
-      Atomics.store(state, 2, 1);  // started: what the kernel looks at to tell a slow boot from none
-      const grow = WebAssembly.Memory.prototype.grow, cap = m.memoryMB * 1048576;
-      Object.defineProperty(WebAssembly.Memory.prototype, "grow", {writable: false, configurable: false,
-        value: function (pages) {
-          if (this.buffer.byteLength + pages * 65536 > cap) throw new RangeError("over the runner's memory cap");
-          return grow.call(this, pages);
-        }});
-      const {loadPyodide} = await import(m.indexURL + "pyodide.mjs");
-      py = await loadPyodide({indexURL: m.indexURL});
-      for (const [path, text] of m.files) {
-        py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-        py.FS.writeFile(path, text);
-      }
-      py.runPython("import sys, json; sys.path.insert(0, '/runner'); from agent_team import oracle");
-      for (const name of CUT) {
-        for (let o = self; o; o = Object.getPrototypeOf(o)) {
-          try { delete o[name]; } catch (e) { /* not configurable: checked below */ }
-        }
-        if (name in self) throw new Error(name + " could not be removed");
-      }
-      reply(JSON.stringify({booted: true}));
-    } else if (m.type === "run") {
-      py.globals.set("SOURCE", m.source);
-      reply(py.runPython("json.dumps(oracle.run_tests({'src/fizzbuzz.py': SOURCE}))"));
-    } else if (m.type === "python") {
-      const scope = py.toPy({});
-      py.runPython(m.code, {globals: scope});
-      reply(JSON.stringify({result: String(scope.get("RESULT"))}));
-      scope.destroy();
-    }
-  } catch (e) {
-    reply(JSON.stringify({error: String(e)}));
-  }
-};
-"""
+# The runner's script, at the site's root (website/runner-worker.js); the page starts only it, and
+# the site's service worker serves it with the content security policy that keeps it off the network.
+SCRIPT = "agent-team-runner.js"
 
 _runner = {}  # the one runner of this kernel: worker (True once asked for), sab, state, booted
 
@@ -122,10 +76,10 @@ def start():
     import pyodide_js
 
     sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
+    index = pyodide_js._api.config.indexURL  # the site's static/pyodide/
     _runner.update(worker=True, sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
-    _ask_page({"type": "start", "script": _WORKER,
-               "boot": {"type": "boot", "sab": sab, "indexURL": pyodide_js._api.config.indexURL,
-                        "files": _sources(), "memoryMB": MEMORY_MB}})
+    _ask_page({"type": "start", "url": js.URL.new("../../" + SCRIPT, index).href,
+               "boot": {"type": "boot", "sab": sab, "indexURL": index, "files": _sources(), "memoryMB": MEMORY_MB}})
 
 
 def _stop():

@@ -109,6 +109,7 @@ for (const step of input.steps) {
     status: response && response.status,
     body: response && (await response.text()),
     coop: response && response.headers.get('cross-origin-opener-policy'),
+    csp: response && response.headers.get('content-security-policy'),
   });
 }
 console.log(JSON.stringify(out));

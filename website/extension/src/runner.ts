@@ -11,30 +11,28 @@
  * nested worker in Chromium starts through tasks on its parent's thread: issue 22), so the kernel
  * can wait for the runner's boot in the very cell that made the model, with or without JSPI.
  *
- * What passes through here: the runner's script, agent_team's source files and the code to test,
- * never the key (it lives in the kernel's model object only). Replies do not come this way: the
+ * The page starts only the site's own runner script, which the site's service worker serves with
+ * a content security policy that keeps it off the network (website/runner-worker.js). What passes
+ * through here: agent_team's source files and the code to test, never the key (it lives in the kernel's model object only). Replies do not come this way: the
  * runner writes them into the SharedArrayBuffer the kernel waits on.
  */
 
 /** One message of the kernel's worker to the page, under this key. */
 export const RUNNER = 'agentTeamRunner';
+/** The runner's script, at the site's root (website/runner-worker.js), served with its policy. */
+const SCRIPT = 'agent-team-runner.js';
 
 type Ask =
-  | { type: 'start'; script: string; boot: Record<string, unknown> }
+  | { type: 'start'; url: string; boot: Record<string, unknown> }
   | { type: 'post'; message: Record<string, unknown> }
   | { type: 'stop' };
 
 /** Serve `kernel`'s runner: started, fed and ended on its word, and ended with it. */
 export function serveRunner(kernel: Worker): void {
   let runner: Worker | null = null;
-  let url = '';
   const stop = () => {
     runner?.terminate();
     runner = null;
-    if (url) {
-      URL.revokeObjectURL(url); // kept until now: a worker may fetch its script after it is made
-      url = '';
-    }
   };
   kernel.addEventListener('message', (event: MessageEvent) => {
     const ask: Ask | undefined = event.data && event.data[RUNNER];
@@ -43,7 +41,11 @@ export function serveRunner(kernel: Worker): void {
     }
     if (ask.type === 'start') {
       stop();
-      url = URL.createObjectURL(new Blob([ask.script], { type: 'text/javascript' }));
+      const url = new URL(ask.url, location.href);
+      if (url.origin !== location.origin || !url.pathname.endsWith(`/${SCRIPT}`)) {
+        console.warn(`agent_team: the runner is ${SCRIPT} of this site, not ${url.href}`);
+        return; // the kernel sees no start and says so (worker_runner.py)
+      }
       runner = new Worker(url, { type: 'module' });
       runner.postMessage(ask.boot);
     } else if (ask.type === 'post') {
