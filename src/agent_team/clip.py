@@ -28,9 +28,60 @@ def clip(text, limit=80, *, count=False):
 
 
 def safe_repr(value, limit=120):
-    """``repr(value)`` clipped to ``limit`` (None: not clipped); a ``__repr__`` that raises still gives text."""
+    """``repr(value)`` clipped to ``limit`` (None: not clipped); a ``__repr__`` that raises still gives text.
+
+    Clipped, it costs what it shows: a plain list, tuple, dict or set is written item by item and
+    only until the text is past ``limit``, so a ten-million-item answer is shown in microseconds,
+    as the same characters ``repr`` would have started with.
+    """
     try:
-        text = repr(value)
+        text = repr(value) if limit is None else _repr_upto(value, limit + 1, set())
     except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
         text = f"<{type(value).__name__} whose repr failed>"
     return text if limit is None else clip(text, limit)
+
+
+_BRACKETS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}"), set: ("{", "}"), frozenset: ("frozenset({", "})")}
+
+
+def _repr_upto(value, budget, inside):
+    """The start of ``repr(value)``, at least ``budget`` characters of it when it is that long.
+
+    Exact builtin containers only (their repr is known); anything else is its own ``repr``. A
+    container already being written is ``[...]`` / ``{...}``, as ``repr`` writes it.
+    """
+    return _upto(value, budget, inside)[0]
+
+
+def _upto(value, budget, inside):
+    """``(text, whole)``: the start of ``repr(value)`` (``budget`` characters at least, or all of it),
+    and whether that is all of it."""
+    kind = type(value)
+    if kind not in _BRACKETS or not value:
+        return repr(value), True
+    if id(value) in inside:
+        return ("[...]" if kind is list else "{...}" if kind is dict else repr(value)), True
+    inside.add(id(value))
+    try:
+        opening, closing = _BRACKETS[kind]
+        text = opening
+        for i, item in enumerate(value.items() if kind is dict else value):
+            if i:
+                text += ", "
+            if len(text) > budget:
+                return text, False
+            if kind is dict:
+                key, whole = _upto(item[0], budget - len(text), inside)
+                text += key
+                if whole:
+                    text += ": "
+                    part, whole = _upto(item[1], budget - len(text), inside)
+                    text += part
+            else:
+                part, whole = _upto(item, budget - len(text), inside)
+                text += part
+            if not whole:
+                return text, False
+        return text + ("," if kind is tuple and len(value) == 1 else "") + closing, True
+    finally:
+        inside.discard(id(value))
