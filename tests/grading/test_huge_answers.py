@@ -79,3 +79,22 @@ def test_safe_repr_shows_what_repr_shows_character_for_character():
     for value in (loop, home, (1,), [()], {1: [loop]}, [[[[[]]]]], set(), frozenset()):
         for limit in (3, 10, 100):
             assert safe_repr(value, limit) == plain_repr(value, limit)
+
+
+class LookalikeDict(dict):
+    pass
+
+
+class LookalikeList(list):
+    pass
+
+
+def test_a_subclass_that_prints_like_a_right_answer_is_named_by_its_type():
+    """5.1 and 6.2 quoted "it returned {'passed': True, ...}; return a dict ..." for a dict subclass."""
+    from agent_team.gated import run_outcomes
+    gate = grade_gate(lambda outcomes: LookalikeDict({"passed": True, "action": None, "step": None}))
+    assert "a LookalikeDict" in gate.check("shape").detail
+    outcomes = grade_run_outcomes(lambda run: [LookalikeDict(o) for o in run_outcomes(run)])
+    assert "a LookalikeDict" in outcomes.check("shape").detail
+    listed = grade_run_outcomes(lambda run: LookalikeList(run_outcomes(run)))
+    assert "a LookalikeList" in listed.check("shape").detail

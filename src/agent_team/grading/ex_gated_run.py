@@ -35,6 +35,7 @@ from ..policies import fake_coder, fake_planner, fake_reviewer, output
 from ..repo import PLAN_PATH, REVIEW_PATH
 from ..supervisor import supervise
 from .core import Report, call_learner, grading_run
+from .shapes import kind
 
 __all__ = ["grade_run_outcomes"]
 
@@ -103,11 +104,12 @@ _FIELDS = tuple(f for f in StepOutcome.__dataclass_fields__)  # what the gate re
 def _outcome_shape(value):
     """What is wrong with the outcomes' shape, in words, or None. Exact types first (see shapes.py)."""
     if type(value) not in (list, tuple) or len(value) != len(STEPS):
-        return f"it returned {safe_repr(value)}; return a list of {len(STEPS)} outcomes, one per step."
+        return f"it returned {kind(value)}, {safe_repr(value)}; return a list of {len(STEPS)} outcomes, one per step."
     for i, (item, (step, _)) in enumerate(zip(value, STEPS)):
         if type(item) is not dict or not all(type(k) is str for k in item) \
                 or not all(type(item.get(k)) is str for k in ("step", "status", "risk")):
-            return f"outcome {i} is {safe_repr(item)}; each is a dict with 'step', 'status' and 'risk' (each a str)."
+            return (f"outcome {i} is {kind(item)}, {safe_repr(item)}; each is a plain dict with 'step', 'status' and "
+                    "'risk' (each a str).")
         extra = [k for k in item if k not in _FIELDS]
         if extra:
             return (f"outcome {i} has the key {extra[0]!r}; an outcome holds 'step', 'status' and 'risk' "

@@ -37,7 +37,7 @@ from ..clip import safe_repr
 from ..contracts import ACTIONS, STEP_STATUSES
 from ..gate import review_gate
 from .core import Report, call_learner, grading_run
-from .shapes import fresh
+from .shapes import fresh, kind
 
 __all__ = ["grade_gate", "expected_gate", "gate_cases"]
 
@@ -197,7 +197,8 @@ def _read(value):
     """The three fields of what a gate returned, or a problem in words. Exact types only, so a
     value whose ``==``, ``len`` or lookup runs learner code is a wrong shape, never a crash."""
     if type(value) is not dict:
-        return None, f"it returned {safe_repr(value)}; return a dict with 'passed', 'action' and 'step'."
+        return None, (f"it returned {kind(value)}, {safe_repr(value)}; return a dict with 'passed', 'action' "
+                      "and 'step' (a plain dict).")  # the type first: a dict subclass prints as a dict
     try:
         got = {key: value.get(key, KeyError) for key in ("passed", "action", "step")}
     except Exception:  # noqa: BLE001 -- a key whose __eq__ raises
