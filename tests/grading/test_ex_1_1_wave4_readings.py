@@ -4,10 +4,10 @@ of its row, first; and right ones in other styles, accepted.
 
 | the row says | wrong reading | mutant |
 |---|---|---|
-| `type before ==`: exactly a `str` | `isinstance(got, str)`: a `str` subclass whose `==` lies scores 4/4 | ``isinstance_check`` |
-| `one fresh dict`: a new dict on every call | one dict per source text, reused when it comes again | ``dict_per_source`` |
+| `type before ==`: exactly a `str` | `isinstance`: a `str` subclass whose `==` lies scores 4/4 | ``isinstance_check`` |
+| `one fresh dict`: a new dict every call | one dict per source text, reused | ``dict_per_source`` |
 | (same) | one module dict, cleared and reused | ``cleared_and_reused`` |
-| `errors explain`: every exception named by its type | its text when it has one, its type only when the text is empty | ``text_when_any`` |
+| `errors explain`: named by its type | its text, its type only when the text is empty | ``text_when_any`` |
 
 Measured: before this file's grader changes all 4 were accepted; now all 4 are rejected by their
 row first. The 4 right styles (a module's fresh ``__dict__``, a dict with ``__name__``, a missing

@@ -4,7 +4,7 @@ and of an empty first error. Each is rejected by the check of its row, first.
 
 | the row says | wrong reading | mutant |
 |---|---|---|
-| green: approve, always | approve only with a plan (an empty or missing plan: request changes) | ``approves_with_a_plan`` |
+| green: approve, always | approve only with a plan (none: request changes) | ``approves_with_a_plan`` |
 | (same) | no plan read as no test report | ``no_plan_is_no_report`` |
 | notes: exactly `errors[0]` | an empty first error replaced by "no test results yet" | ``empty_error_is_no_report`` |
 | (same) | the first error stripped | ``stripped_error`` |

@@ -4,9 +4,9 @@ beyond its sentence, and a role compared by identity. Each is rejected by its ro
 
 | the row says | wrong reading | mutant |
 |---|---|---|
-| allows the rest: exactly None for any other coder patch | also refuses other dangerous-looking words | ``also_refuses(word)``, 7 words |
+| allows the rest: None for any other coder patch | also refuses other risky words | ``also refuses ...``, 7 |
 | (same) | refuses a coder patch outside src/ | ``refuses_outside_src`` |
-| other roles: judged by the role | the role compared with ``is`` (works only while the str is interned) | ``role_by_identity`` |
+| other roles: judged by the role | the role compared with ``is`` (holds while interned) | ``role ... identity`` |
 
 Measured: before this file's grader changes, 8 of these 9 were accepted (all but the path one);
 now all 9 are rejected by their row first, the identity one with a message that names ``is``. Two
@@ -34,11 +34,12 @@ def rule(refuse_also=(), role_is=lambda role: role == "coder", path_ok=lambda pa
     return no_exec
 
 
+CODER = "coder"  # a learner's literal: the same object as the grader's own "coder", until it is not
 WORDS = ("subprocess", "os.system", "open(", "__builtins__", "getattr", "globals", "breakpoint")
 WRONG = {
     **{f"also refuses {w!r}": (rule(refuse_also=(w,)), "allows the rest") for w in WORDS},
     "refuses a coder patch outside src/": (rule(path_ok=lambda path: path.startswith("src/")), "allows the rest"),
-    "the role compared by identity": (rule(role_is=lambda role: role is "coder"), "refuses exec"),  # noqa: F632
+    "the role compared by identity": (rule(role_is=lambda role: role is CODER), "refuses exec"),
 }
 
 

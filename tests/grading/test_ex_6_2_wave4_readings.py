@@ -5,10 +5,10 @@ deleted, and a reviewer whose REVIEW.json is prose. Each is rejected by its step
 
 | the text says | wrong reading | mutant | check |
 |---|---|---|---|
-| plan: PLAN.md holds a plan at the end | PLAN.md is always there: ``run.repo[PLAN_PATH]`` | ``plan_indexed`` | returns |
+| plan: PLAN.md holds a plan at the end | always there: ``run.repo[PLAN_PATH]`` | ``plan_indexed`` | returns |
 | (same) | a PLAN.md that was deleted is "not wiped": success | ``plan_missing_is_fine`` | plan step |
-| review: the last reviewer turn left a verdict (the turn's ``verdict``) | REVIEW.json mentions a verdict word | ``review_file_has_a_word`` | review step |
-| (same) | the last reviewer turn landed (a prose REVIEW.json lands, and holds no verdict) | ``review_turn_landed`` | review step |
+| review: the last turn left a verdict | REVIEW.json has a verdict word | ``review_file_has_a_word`` | review step |
+| (same) | the last turn landed (prose lands, with no verdict) | ``review_turn_landed`` | review step |
 | (same) | REVIEW.json is not empty | ``review_file_not_empty`` | review step |
 
 Measured: before this file's grader changes, all 4 were accepted; now all 4 are rejected by their

@@ -5,13 +5,13 @@ Written from the exercise's text (notebooks/source/07_real_model.py, its table o
 
 | the text says | wrong reading | mutants |
 |---|---|---|
-| any other status below 500 is hopeless: "refused" | a 408, 409 or 425 is a timeout, retried; a 402 or 407 a bad key; a 410 an unknown model | six ``status ...`` |
+| any other status below 500: "refused" | 408, 409, 425 retried; 402, 407 a bad key; 410 unknown model | six |
 | a status from 500 to 599 is transient | a 501 or 505 is hopeless | two ``status ...`` |
 | wait exactly retry_after | retry_after capped (60 s, 300 s) | ``retry_after capped ...`` |
 | wait 2 ** (len(attempts) - 1) | the backoff capped (30 s, 60 s, 120 s) | ``backoff capped ...`` |
-| (same): every attempt counts | only transient attempts count, only those since the last bad reply, or only those without retry_after | ``backoff counts ...`` |
+| (same): every attempt counts | only transient ones, only since the last bad reply, only without retry_after | three |
 | elapsed + wait >= seconds | elapsed rounded, truncated or rounded up | ``elapsed ...`` |
-| the slot does the waiting, not your function | a decision that sleeps (``time.sleep`` or ``from time import sleep``) | ``sleeps ...`` |
+| the slot does the waiting, not your function | it sleeps (``time.sleep``, or ``sleep`` from ``time``) | two |
 
 Measured: before this file's grader changes, 17 of these 21 wrong readings were accepted, 2 (the
 sleeps) rejected under another rule (a hang blamed on 'transient'), 2 rejected right; now all 21

@@ -47,7 +47,7 @@ def test_a_huge_answer_is_refused_in_words_not_by_the_cap(name):
 def plain_repr(value, limit):
     try:
         text = repr(value)
-    except BaseException:  # noqa: BLE001
+    except BaseException:  # noqa: BLE001 -- a repr that raises is still shown, as safe_repr does
         text = f"<{type(value).__name__} whose repr failed>"
     return clip(text, limit)
 

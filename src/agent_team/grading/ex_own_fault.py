@@ -190,6 +190,6 @@ _NO_CODER = "healthy (max_rounds=0: the planner only, no coder turn; return None
 def _no_coder_turn(report, fault):
     also = _evidence(report, fault, supervise(max_rounds=0), _NO_CODER, check="evidence is specific")
     if type(also) is str and also.strip():
-        report.fail("evidence is specific", f"On the {_NO_CODER} run it reports evidence ({safe_repr(also, 120)}): what "
-                                            "it looks for is also true of a run where nothing went wrong. Look "
-                                            "for an event only your fault causes (a refusal, an override...).")
+        report.fail("evidence is specific", f"On the {_NO_CODER} run it reports evidence ({safe_repr(also, 120)}): "
+                                            "what it looks for is also true of a run where nothing went wrong. "
+                                            "Look for an event only your fault causes (a refusal, an override...).")

@@ -120,7 +120,8 @@ MOMENTS = (  # (check, attempts, budget)
     ("retry after", [E(429, 0)], ROOMY), ("retry after", [E(429, 2.5)], ROOMY),
     ("retry after", [E(429, 120)], ROOMY), ("retry after", [E(503, 400)], ROOMY),  # no cap in the text
     ("backoff", [T], ROOMY), ("backoff", [T, T], ROOMY), ("backoff", [T, E(), E(500)], ROOMY),
-    ("backoff", [E(429)] * 4, ROOMY), ("backoff", [T] * 7, ROOMY), ("backoff", [T] * 9, _b(attempts=20)),  # no cap either
+    ("backoff", [E(429)] * 4, ROOMY),
+    ("backoff", [T] * 7, ROOMY), ("backoff", [T] * 9, _b(attempts=20)),  # no cap either
     ("backoff", [B, T], ROOMY), ("backoff", [B, B, E(502)], ROOMY), ("backoff", [E(429, 5), T], ROOMY),  # all count
     ("bad key", [E(401)], ROOMY), ("bad key", [E(403)], ROOMY), ("bad key", [T, E(401)], ROOMY),
     ("unknown model", [E(404)], ROOMY), ("unknown model", [E(503), E(404)], ROOMY),
@@ -134,7 +135,8 @@ MOMENTS = (  # (check, attempts, budget)
     ("out of time", [T, T, T], _b(seconds=30.0, elapsed=27.0)),
     ("out of time", [E(429, 20)], _b(seconds=30.0, elapsed=15.0)),
     ("out of time", [E(429, 5)], _b(seconds=30.0, elapsed=20.0)), ("out of time", [B], _b(seconds=30.0, elapsed=30.0)),
-    ("out of time", [E(429, 1.5)], _b(seconds=30.0, elapsed=28.5)), ("out of time", [T], _b(seconds=30.0, elapsed=28.6)),
+    ("out of time", [E(429, 1.5)], _b(seconds=30.0, elapsed=28.5)),
+    ("out of time", [T], _b(seconds=30.0, elapsed=28.6)),
     ("out of time", [T], _b(seconds=30.0, elapsed=28.99)),  # elapsed exactly as given, never rounded
     ("order", [T, T, E(401)], _b(attempts=3)), ("order", [B, B, B], _b(attempts=3)),
     ("order", [T, T, T], _b(attempts=3, seconds=30.0, elapsed=100.0)),

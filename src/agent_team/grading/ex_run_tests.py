@@ -191,7 +191,7 @@ def exceptions_of(text):
     try:
         exec(compile(text, SRC_PATH, "exec"), namespace)
         fizzbuzz = namespace["fizzbuzz"]
-    except SyntaxError as err:
+    except SyntaxError:
         return [("SyntaxError", "")], True
     except KeyError:  # no fizzbuzz: not an exception of the source's; "no fizzbuzz" in words names it
         return [("KeyError", "fizzbuzz")], True
