@@ -189,6 +189,34 @@ def _wait_words(last, n):
     return f"with no retry_after the wait is 2 ** ({n} - 1) = {2 ** (n - 1):g} s"
 
 
+_SPARE = {"attempts": 10 ** 6, "seconds": 1e12, "elapsed": 0.0}
+
+
+def _its_own_wait(decide, attempts, got, want):
+    """The learner's own wait at this moment when that wait, not a stop rule, is what differs; else None.
+
+    A retry with another wait is the wait's rule. A stop with 'out of time' where a retry is due may
+    be the time rule, or only a longer wait reaching the end: asked again with time to spare, the
+    learner's function tells which (one more call, only on a failure).
+    """
+    if want[0] != "retry":
+        return None
+    if got[0] == "retry":
+        return got[1]
+    if got != ("stop", "out of time"):
+        return None
+    again = call_learner(decide, copy.deepcopy(attempts), dict(_SPARE), what="retry_or_stop")
+    seen, problem = read_decision(again.value) if again.ok else (None, "unread")
+    return seen[1] if not problem and seen[0] == "retry" and seen[1] != want[1] else None
+
+
+def _wait_check(last):
+    """The check whose rule sets the wait after this failed attempt."""
+    if last["failure"] == "bad reply":
+        return "bad replies"
+    return "retry after" if last["retry_after"] is not None else "backoff"
+
+
 _STOP_CHECK = {"bad key": "bad key", "unknown model": "unknown model", "refused": "refused",
                "bad replies": "bad replies", "out of attempts": "out of attempts", "out of time": "out of time"}
 
@@ -248,8 +276,14 @@ def grade_retry_or_stop(fn):
             _refuse_shape(report, when, problem)
             return report.finish(ran=False)
         if (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
+            its_wait = _its_own_wait(decide, attempts, got, want)
+            if its_wait is not None:  # its wait is what broke (the stop or retry follows from it): say so there
+                check = _wait_check(attempts[-1])
             report.fail(check, f"{when[0].upper()}{when[1:]}, your function returned {safe_repr(got)}; "
-                               f"expected {want!r}, since {_why(attempts, budget, want)}.")
+                               f"expected {want!r}, since {_why(attempts, budget, want)}"
+                               + (f"; when several stops apply, {RULE['order']}" if check == "order" else "")
+                               + (f". Asked with time to spare, it waits {its_wait:g} s: the wait is what to fix"
+                                  if its_wait is not None and got[0] == "stop" else "") + ".")
     _grade_turns(report, decide)
     return report.finish()
 
