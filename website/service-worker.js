@@ -40,6 +40,12 @@ const ISOLATION = {
 // worker it starts may load this site's own scripts, WebAssembly and files, and nothing else.
 const RUNNER = 'agent-team-runner.js';
 const RUNNER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
+// A request that carries a model key (the kernel's model client, agent_team/models/http.py) to
+// another origin is never followed through a redirect: a browser drops Authorization on the way to
+// another origin, but not x-api-key (Anthropic) or api-key (Azure). The redirect is answered with
+// a refusal the client words (REFUSED names it; the redirect's target is hidden from a worker).
+const KEY_HEADERS = ['authorization', 'x-api-key', 'api-key'];
+const REFUSED = 'X-Agent-Team-Refused';
 const CACHING = new URL(location.href).searchParams.get('enableCache') === 'true';
 const KEPT = 'agent-team-site';
 // The site's files, relative to its root, and those named by a hash of their content: written by
@@ -80,6 +86,11 @@ function siteFile(url) {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
+  if (url.origin !== location.origin && KEY_HEADERS.some((name) => request.headers.has(name))) {
+    event.stopImmediatePropagation();
+    event.respondWith(unfollowed(request));
+    return;
+  }
   if (request.method !== 'GET' || url.origin !== location.origin || JUPYTERLITES.test(url.pathname)) {
     return; // JupyterLite's
   }
@@ -200,6 +211,15 @@ function revalidation(request, stored) {
     headers, cache: 'no-store', credentials: 'same-origin',
     redirect: request.mode === 'navigate' ? 'manual' : request.redirect,
   });
+}
+
+/** The server's answer to a keyed request, or a refusal where the answer is a redirect. */
+async function unfollowed(request) {
+  const response = await fetch(request, { redirect: 'manual' });
+  if (response.type !== 'opaqueredirect') {
+    return response;
+  }
+  return new Response('', { status: 502, statusText: 'Redirect not followed', headers: { [REFUSED]: 'redirect' } });
 }
 
 function isolated(response, url) {

@@ -12,6 +12,7 @@ import http.server
 import re
 import threading
 import time
+from urllib.parse import urlsplit
 
 from website import driver
 
@@ -146,19 +147,31 @@ def check_no_way_out(page):
 
 
 class Listener:
-    """An HTTP server on 127.0.0.1 that records every request's path and allows it everything."""
+    """An HTTP server on 127.0.0.1 that records every request (path and headers) and allows it
+    everything (CORS, CORP); with `redirect_to`, it answers every POST with a 307 there."""
+
+    def __init__(self, redirect_to=None):
+        self.redirect_to = redirect_to
 
     def __enter__(self):
-        paths = self.paths = []
+        paths, heard, redirect_to = self.paths, self.heard, self.redirect_to = [], [], self.redirect_to
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def _any(self):
-                paths.append(self.path)
-                self.send_response(200)
-                for name, value in (("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Headers", "*"),
+                path = urlsplit(self.path)._replace(scheme="", netloc="").geturl()  # a proxy's absolute form
+                paths.append(f"{self.command} {path}")
+                heard.append({k.lower(): v for k, v in self.headers.items()})
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                moved = redirect_to and self.command == "POST"
+                self.send_response(307 if moved else 200)
+                asked = self.headers.get("Access-Control-Request-Headers") or "*"
+                for name, value in (("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Headers", asked),
+                                    ("Access-Control-Allow-Methods", "POST"),
                                     ("Cross-Origin-Resource-Policy", "cross-origin"),
                                     ("Content-Type", "text/javascript"), ("Content-Length", "0")):
                     self.send_header(name, value)
+                if moved:
+                    self.send_header("Location", redirect_to + path)
                 self.end_headers()
 
             do_GET = do_POST = do_OPTIONS = _any  # noqa: N815 (http.server's names)
@@ -174,6 +187,29 @@ class Listener:
     def __exit__(self, *exc):
         self.server.shutdown()
         self.server.server_close()
+
+
+def check_redirect_not_followed(page, server, elsewhere):
+    """A model server that redirects a keyed call to another origin (`server`, a Listener that
+    redirects to `elsewhere`): the key never gets there, for Authorization (which a browser drops
+    on the way) and for x-api-key (which it does not: the site's service worker refuses to follow),
+    and the learner reads why."""
+    server.paths.clear(), elsewhere.paths.clear(), elsewhere.heard.clear()
+    base = server.url + "/v1"
+    out = run(page, "from agent_team.models import anthropic_messages, openai_chat\n"
+                    f"for model in (openai_chat({base!r}, 'smol', key={KEY!r}),\n"
+                    f"              anthropic_messages('smol', base_url={base!r}, key={KEY!r})):\n"
+                    "    view = make_view('coder', GOAL, initial_repo(), [])\n"
+                    "    a = llm_policy('coder', model, retries=0, seconds=20)(GOAL, view)['attempts'][0]\n"
+                    "    print(a['failure'], '|', a['error'])", timeout=90)
+    assert [p for p in server.paths if p.startswith("POST /v1")], server.paths  # the calls were made
+    assert elsewhere.paths == [], (elsewhere.paths, out)
+    assert not any(KEY in str(h) for h in elsewhere.heard)
+    lines = out.splitlines()
+    assert len(lines) == 2, out
+    for line in lines:
+        assert "answered with a redirect" in line and "the key went nowhere else" in line, out
+        assert KEY not in line
 
 
 def check_first_run_at_once(page, faults, times=5):

@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_boot_bounded, check_cross_origin,
-                        check_first_run_at_once, check_real_model, check_runner, prepare, run)
+from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_cross_origin,
+                        check_first_run_at_once, check_real_model, check_redirect_not_followed, check_runner,
+                        prepare, run)
 
 from website import driver, engines
 
@@ -61,6 +62,8 @@ def page(request, browser, site_url, faults):
     context = browser.new_context()
     guard = driver.Guard(driver._origin(site_url))
     servers = [faults.url] + ([request.getfixturevalue("real_model")] if "real_model" in request.fixturenames else [])
+    if "redirects" in request.fixturenames:  # both let through: the guard must not be what stops a redirect
+        servers += [listener.url for listener in request.getfixturevalue("redirects")]
     allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, *servers))
     context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
     context.on("request", guard.on_request)
@@ -117,6 +120,22 @@ def test_cross_origin_calls_from_the_kernel_a_reply_a_cors_refusal_a_timeout(pag
 def test_cross_origin_calls_from_the_kernel_in_firefox(firefox, faults):
     """The same in Firefox, whose synchronous XMLHttpRequest reports a CORS refusal as status 0."""
     check_cross_origin(firefox, faults)
+
+
+@pytest.fixture(scope="module")
+def redirects():
+    """(a model server that redirects every call to another origin, that origin): Listeners."""
+    with Listener() as elsewhere, Listener(redirect_to=elsewhere.url) as server:
+        yield server, elsewhere
+
+
+def test_a_keyed_call_redirected_to_another_origin_is_not_followed(redirects, page):
+    check_redirect_not_followed(page, *redirects)
+
+
+def test_a_keyed_call_redirected_to_another_origin_is_not_followed_in_firefox(redirects, firefox):
+    firefox.servers += [listener.url for listener in redirects]
+    check_redirect_not_followed(firefox, *redirects)
 
 
 def test_the_kernel_calls_the_real_model_server_cross_origin(real_model, page):

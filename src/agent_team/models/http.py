@@ -7,11 +7,13 @@
   never followed (:mod:`.deadline`, which only this path imports).
 - Pyodide (``sys.platform == "emscripten"``): a synchronous ``XMLHttpRequest`` from the kernel's
   worker, with ``xhr.timeout`` set: the browser's timeout bounds the whole request (headers and
-  body), not each read. The browser follows a redirect itself; an answer from another origin
-  is refused. A synchronous request is one C call that no trace hook can
-  interrupt, so the browser's own timeout is the only thing that ends a hung call; browsers allow
-  it in a worker (the course's kernel runs in one). On a page's main thread, where a browser
-  refuses a timeout on a synchronous request, it is left unset: a hung server hangs the call.
+  body), not each read. A redirect of a request that carries a key to another origin is not
+  followed: the site's service worker answers it with a refusal (website/service-worker.js);
+  without that worker (a forced reload) the browser follows it, and the answer is refused. A
+  synchronous request is one C call that no trace hook can interrupt, so the browser's own
+  timeout is the only thing that ends a hung call; browsers allow it in a worker (the course's
+  kernel runs in one). On a page's main thread, where a browser refuses a timeout on a
+  synchronous request, it is left unset: a hung server hangs the call.
 
 Either way the answer is a :class:`Response` for any HTTP status, and :class:`ModelError` for
 everything that is not one: no answer (the browser says status 0 for a CORS refusal, Firefox
@@ -154,6 +156,10 @@ def _origin(url):
     return f"{scheme}://{rest.split('/', 1)[0]}"
 
 
+# The header the site's service worker answers a keyed request's redirect with, instead of following it.
+REFUSED = "x-agent-team-refused"
+
+
 def _post_xhr(url, headers, body, seconds, cap):
     import js  # only in Pyodide
     from pyodide.ffi import JsException
@@ -174,19 +180,23 @@ def _post_xhr(url, headers, body, seconds, cap):
         raise ModelError(_refused(url), status=0) from None
     if xhr.status == 0:  # Firefox reports a CORS refusal this way, without raising
         raise ModelError(_refused(url), status=0)
+    got = {}
+    for line in str(xhr.getAllResponseHeaders() or "").split("\r\n"):
+        name, sep, value = line.partition(":")
+        if sep:
+            got[name.strip().lower()] = value.strip()
+    if got.get(REFUSED) == "redirect":  # the site's service worker did not follow it (website/service-worker.js)
+        raise ModelError(f"the server at {_origin(url)} answered with a redirect; this page does not follow a "
+                         "redirect with your key, so the call stopped there and the key went nowhere else. A "
+                         "model API answers at its own address: check the base_url")
     final = str(getattr(xhr, "responseURL", "") or "")
-    if final and not _same_origin(url, final):  # a sync XHR cannot refuse to follow: refuse the answer
+    if final and not _same_origin(url, final):  # no service worker (a forced reload): refuse the answer
         raise ModelError(f"{_elsewhere(url, 'followed by the browser', final)}; its answer was refused. The "
                          "browser drops Authorization on the way to another origin, but not x-api-key "
                          "(Anthropic): if you do not trust that origin, make a new key")
     text = str(xhr.responseText or "")
     if len(text) > cap:
         raise _too_big(cap)
-    got = {}
-    for line in str(xhr.getAllResponseHeaders() or "").split("\r\n"):
-        name, sep, value = line.partition(":")
-        if sep:
-            got[name.strip().lower()] = value.strip()
     return Response(int(xhr.status), text, got)
 
 
