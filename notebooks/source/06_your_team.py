@@ -212,8 +212,8 @@ Quiz("6.1")
 # ## Exercise 6.2 — a run through the gate
 #
 # Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
-# outcomes above as dicts `{"step", "status", "risk"}` (no other keys: the gate refuses them), in
-# the order plan, code, tests, review. Each sentence of the table counts as written: the plan is
+# outcomes above as dicts `{"step", "status", "risk"}` (a `"detail"` in words may be added, as
+# `gated.run_outcomes` does; the gate refuses any other key), in the order plan, code, tests, review. Each sentence of the table counts as written: the plan is
 # read from `PLAN.md` at the end, whoever wrote it and whenever; the code needs *some* coder turn
 # that landed a patch, not the last one; the review is the *last* reviewer turn, not any.
 # The grader compares them with the reference on healthy runs (0, 1 and 4 rounds), on all of

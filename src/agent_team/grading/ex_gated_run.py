@@ -6,7 +6,8 @@ Requirements (each sentence of the exercise text, and the check that grades it):
 the exercise says                                                      check
 =====================================================================  =============================
 the four outcomes as dicts ``{"step", "status", "risk"}``, in the      ``shape``
-order plan, code, tests, review (no other keys: the gate refuses them)
+order plan, code, tests, review (a "detail" may be added; the gate
+refuses any other key)
 plan: PLAN.md holds a plan at the end (else failed)                    ``plan step``
 code: a coder turn landed a patch (none: failed; no turn: skipped)     ``code step``
 tests: the last run green (red: failed; never ran: skipped)            ``tests step``
