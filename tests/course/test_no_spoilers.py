@@ -132,7 +132,8 @@ def fault_findings(path, nb, texts, state):
             for i in _between(cells, form):
                 source = _join(cells[i]["source"])
                 if "Expected:" in source or "expected:" in source.lower().replace("*", ""):
-                    problems.append(f"{path.name}: cell {i + 1}, before fault {name!r} is revealed, says what to expect")
+                    problems.append(f"{path.name}: cell {i + 1}, before fault {name!r} is revealed, "
+                                    "says what to expect")
                 if normal(fault.why) in texts[i]:
                     problems.append(f"{path.name}: cell {i + 1}, before fault {name!r} is revealed, explains it")
                 if cells[i]["cell_type"] == "code" and any(line.lstrip().startswith("assert") and STATUS.search(line)

@@ -1,4 +1,5 @@
-"""Every quiz in the course, read from its table (agent_team.quizzes): fair to a learner who reads, not to one who guesses.
+"""Every quiz in the course, read from its table (agent_team.quizzes): fair to a learner who reads,
+not to one who guesses.
 
 A quiz whose answer is always b) or c), or always the longest choice, can be
 passed without reading the question. Across the course no letter may hold

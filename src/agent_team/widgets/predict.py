@@ -32,7 +32,8 @@ class Predict(Base):
             self.record = prediction(str(key))
             title, questions = self.record.title, self.record.questions
         elif title is None or questions is None:
-            raise TypeError("give a prediction's key, Predict(\"part 1: patch shapes\"), or its key, title and questions")
+            raise TypeError("give a prediction's key, Predict(\"part 1: patch shapes\"), "
+                            "or its key, title and questions")
         self.key, self.title, self.file = str(key), str(title), file
         self.questions = [(str(p), tuple(str(o) for o in opts)) for p, opts in questions]
         if not self.questions or any(len(opts) < 2 for _, opts in self.questions):
