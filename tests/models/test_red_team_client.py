@@ -10,7 +10,6 @@ key pasted into the address or the model field.
 import html
 import json
 import socket
-import socketserver
 import threading
 import time
 import urllib.parse
@@ -23,72 +22,11 @@ from agent_team.models import ModelError, anthropic_messages, client, openai_cha
 from agent_team.models.connection import check_connection
 from agent_team.repo import GOAL, initial_repo
 from agent_team.views import make_view
+from hostile_server import ECHOES, ERRORS, Hostile, _json_u, answer, chat, coder_reply
 
 KEY = "sk-test-RedTeam0123456789abcdefghijklmnopqrstuv"
 QUOTED = 'sk-test-quo"te\\back-0123456789abcdefghij'  # a key with the two characters JSON escapes
 HIDDEN = "<hidden>"
-
-
-# --- the hostile server -----------------------------------------------------------------------
-
-class Hostile(socketserver.ThreadingTCPServer):
-    """Each request's first path segment names a route: ``route(request) -> [(bytes, pause), ...]``."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.routes, self.requests = {}, []
-        self.url = f"http://127.0.0.1:{self.server_address[1]}"
-        threading.Thread(target=self.serve_forever, daemon=True).start()
-
-
-class _Handler(socketserver.StreamRequestHandler):
-    def handle(self):
-        line = self.rfile.readline(65537).decode("latin-1")
-        if not line.strip():
-            return
-        method, path, _ = line.split(" ", 2)
-        headers = {}
-        while True:
-            h = self.rfile.readline(65537).decode("latin-1")
-            if h in ("\r\n", "\n", ""):
-                break
-            name, _, value = h.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        body = self.rfile.read(int(headers.get("content-length") or 0))
-        if path.startswith("http://"):  # asked as a proxy: the route is in the URL's path
-            path = urllib.parse.urlsplit(path).path
-        request = {"method": method, "path": path, "headers": headers, "body": body}
-        self.server.requests.append(request)
-        route = self.server.routes[path.strip("/").split("/")[0]]
-        try:
-            for data, pause in route(request):
-                self.wfile.write(data)
-                self.wfile.flush()
-                if pause:
-                    time.sleep(pause)
-        except OSError:  # the client gave up: that is what a deadline does
-            pass
-
-
-def answer(status, body, headers=(), content_type="application/json"):
-    data = body if isinstance(body, bytes) else body.encode()
-    head = [f"HTTP/1.1 {status} X", f"Content-Type: {content_type}", f"Content-Length: {len(data)}",
-            "Connection: close", *headers]
-    return [("\r\n".join(head).encode() + b"\r\n\r\n" + data, 0)]
-
-
-def chat(content, usage=None):
-    return json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}],
-                       "usage": usage or {"prompt_tokens": 5, "completion_tokens": 3}})
-
-
-def coder_reply(**fields):
-    reply = {"role": "coder", "thought": "t", "message": "m", "patches": []}
-    reply.update(fields)
-    return json.dumps(reply)
 
 
 @pytest.fixture(scope="module")
@@ -218,27 +156,6 @@ def test_the_connect_form_refuses_a_key_in_any_field_and_keeps_none(monkeypatch)
 
 # --- 1. the key echoed back, in every encoding --------------------------------------------------
 
-def _json_u(text):
-    return "".join(f"\\u{ord(c):04x}" for c in text)
-
-
-def _mixed(text):
-    return "".join(f"\\u{ord(c):04X}" if i % 2 else c for i, c in enumerate(text))
-
-
-ECHOES = {
-    # the content is JSON text, which parse_reply decodes again: escapes inside it come back as the key
-    "json-u-escaped": lambda k: chat(coder_reply().replace('"m"', '"' + _json_u(k) + '"')),
-    "json-u-mixed": lambda k: chat(coder_reply().replace('"m"', '"' + _mixed(k) + '"')),
-    "json-u-double": lambda k: chat(coder_reply().replace('"m"', '"' + _json_u(k).replace("\\", "\\\\") + '"')),
-    "percent": lambda k: chat(coder_reply(message="see https://x/?k=" + "".join(f"%{ord(c):02X}" for c in k))),
-    "percent-twice": lambda k: chat(coder_reply(message="see " + "".join(f"%25{ord(c):02x}" for c in k))),
-    "html-entities": lambda k: chat(coder_reply(message="".join(f"&#{ord(c)};" for c in k))),
-    "split-fields": lambda k: chat(coder_reply(thought=k[:22], message=k[22:])),
-    "usage": lambda k: chat(coder_reply(), usage={"prompt_tokens": k, "completion_tokens": [k]}),
-}
-
-
 @pytest.mark.parametrize("how", list(ECHOES))
 @pytest.mark.parametrize("key", [KEY, QUOTED], ids=["plain", "quote-backslash"])
 def test_an_echoed_key_in_any_encoding_reaches_no_trace(hostile, how, key):
@@ -249,17 +166,6 @@ def test_an_echoed_key_in_any_encoding_reaches_no_trace(hostile, how, key):
     for piece in (key, key[:12], key[-12:], key[10:22]):
         assert piece not in text and piece not in text_decoded, (how, text[:800])
         assert json.dumps(piece)[1:-1] not in text and _json_u(piece) not in text.replace("\\\\", "\\")
-
-
-ERRORS = {
-    "json-error": lambda k: answer(401, json.dumps({"error": {"message": f"bad key {k}"}})),
-    "json-error-u": lambda k: answer(401, '{"error": {"message": "bad key ' + _json_u(k) + '"}}'),
-    "html-page": lambda k: answer(200, f"<html><p>key {html.escape(k)}</p></html>".encode(),
-                                  content_type="text/html"),
-    "html-page-raw": lambda k: answer(200, f"<html>{k}</html>".encode(), content_type="text/html"),
-    "refusal": lambda k: answer(200, json.dumps({"choices": [{"message": {"refusal": f"no: {k}"}}]})),
-    "not-a-reply": lambda k: answer(200, json.dumps({"choices": [{"message": {"content": [k]}}], "x": k})),
-}
 
 
 @pytest.mark.parametrize("how", list(ERRORS))
