@@ -24,7 +24,7 @@ from .http import IN_BROWSER, ModelError
 from .keys import refuse_misplaced
 from .wire import ANTHROPIC, OPENAI
 
-__all__ = ["openai_chat", "anthropic_messages", "ask_key", "total_usage", "ModelError", "ScriptedModel"]
+__all__ = ["openai_chat", "anthropic_messages", "ask_key", "NoKey", "total_usage", "ModelError", "ScriptedModel"]
 
 MAX_BYTES = 1_000_000  # one reply; a fizzbuzz turn needs a few kilobytes
 
@@ -71,20 +71,31 @@ def anthropic_messages(model, *, key=None, base_url="https://api.anthropic.com/v
     return _make(ANTHROPIC, base_url, model, key, structured, max_tokens, temperature, seconds, max_bytes)
 
 
+class NoKey(ValueError):
+    """No key was typed: said in words (the connect form shows them; a browser has no environment)."""
+
+
 def ask_key(env="OPENAI_API_KEY", prompt=None):
     """The key, from the environment variable ``env`` if it is set, else typed into a password box.
 
     In the browser's kernel ``getpass`` shows a password box whose text is not saved with the
     notebook. Pass the result straight to a model (``key=ask_key()``), so no variable holds it.
+    An empty box is asked once more; a second empty one raises :class:`NoKey`, whose words say how
+    to give a key here (a browser has no environment variables, so they are named only in CPython).
     A key is checked as every key is (:func:`.keys.check_key`): a trailing line break is removed,
     with a warning; a space, a line break or a control character inside is refused in words.
     """
     value = os.environ.get(env, "") if env and not IN_BROWSER else ""
     if not value:
         import getpass
-        value = getpass.getpass(prompt or f"API key (or set {env}): ")
+        where = "" if IN_BROWSER or not env else f" (or set {env})"
+        value = getpass.getpass(prompt or f"API key{where}: ")
+        if not value.rstrip("\r\n"):
+            value = getpass.getpass("The box was empty. Paste the API key and press Enter: ")
     if not value.rstrip("\r\n"):
-        raise ValueError(f"no key was given; paste it into the box, or set the environment variable {env}")
+        how = ("run the cell again and paste the key into the box" if IN_BROWSER or not env else
+               f"paste it into the box, or set the environment variable {env}")
+        raise NoKey(f"no key was given: {how}")
     return Secret(value)
 
 

@@ -1,9 +1,11 @@
 """"Test connection": one tiny call to a model, and what went wrong in words a learner can act on.
 
 The client already says every failure in words (:mod:`.wire`, :mod:`.http`); this sorts them into
-the few things a learner can fix: the key, the model name or address, CORS, the network, the
-time, the rate, the server. The text comes from the model object, which has scrubbed its key
-out of it, so nothing here ever holds the key.
+the few things a learner can fix: the key, the model's name, the address, a server that is not
+running, a server a page cannot reach (in the browser: not running, or CORS), a slow model, the
+rate, the server. The text comes from the model object, which has scrubbed its key out of it, so
+nothing here ever holds the key. :func:`why_no_answer` says the same of a whole run whose every
+model call failed, so a stopped server does not look like a model that failed the task.
 """
 
 import time
@@ -11,18 +13,26 @@ from dataclasses import dataclass
 
 from .http import IN_BROWSER, ModelError
 
-__all__ = ["Connection", "check_connection", "diagnose", "PROMPT"]
+__all__ = ["Connection", "check_connection", "diagnose", "why_no_answer", "probe_listening", "told_apart", "PROMPT",
+           "PROBE_TOKENS"]
 
 PROMPT = 'Reply with this JSON object and nothing else: {"ok": true}'
+PROBE_TOKENS = 8  # enough for '{"ok": true}'; a test must not cost a whole reply (1,024 tokens took 44 s)
 
 # kind -> what to try, after the client's own words
 _TRY = {
     "key": "paste the key again (the next cell asks for it), and check that it is for this provider",
-    "model": "check the model's name as the provider spells it, and the address (most end in /v1)",
-    "cors": "this server does not answer pages from other sites: see the table in docs/models.md for what "
-            "to set on it, or serve the course from 127.0.0.1",
-    "network": "check that the server is running and the address is right (a local server: is it started?)",
-    "timeout": "the model is slow or busy: try again, or give each call more seconds",
+    "model": "check the model's name as the provider spells it",
+    "address": "check the address: most OpenAI-compatible servers end in /v1, like http://127.0.0.1:8080/v1",
+    "not running": "start the server (or check that it is still running), and check the port in the address",
+    # A page sees status 0 for both causes (the browser hides which), so both fixes are given.
+    "unreachable": "the page cannot tell these two apart, so check both. (1) Nothing is listening there: "
+                   "start the server, and check the port in the address. (2) The server runs but refuses "
+                   "pages from other sites (CORS): start it with this page's origin allowed, as said above",
+    "cors": "this server refuses pages from other sites (CORS): start it with this page's origin allowed",
+    "network": "check the address, and that the server is running",
+    "slow": "the model is slow or busy (a small model on a busy machine can take a minute): try again, or give "
+            "each call more seconds",
     "rate": "wait a minute, or use a model with a higher limit",
     "server": "the provider failed; try again later",
     "request": "the server refused what was sent; for a server without structured replies pass structured=False",
@@ -40,28 +50,84 @@ class Connection:
     usage: dict | None = None
 
 
+def _kind(text, status, failure):
+    if failure == "timeout":
+        return "slow"
+    if status == 0:  # a browser says 0 for nothing listening and for a CORS refusal alike
+        return "unreachable" if IN_BROWSER else "not running"
+    if status in (401, 403):
+        return "cors" if "CORS" in text else "key"
+    if status == 404:  # the server names the model when that is what it lacks; else the path is wrong
+        said = text.partition('the server said: "')[2].lower()
+        return "model" if "model" in said else "address"
+    if status == 429:
+        return "rate"
+    if isinstance(status, int) and status >= 500:
+        return "server"
+    if isinstance(status, int):
+        return "request"
+    if "nothing answered" in text:  # CPython: refused means no listener; anything else, no such host
+        return "not running" if "refused" in text.lower() else "address"
+    if "connection to" in text:
+        return "network"
+    return "address"  # an answer that is not the API's (an HTML page, a cut-off body): the address is wrong
+
+
 def diagnose(err):
     """``(kind, words)`` for a :class:`ModelError` from a test call: what happened, then what to try."""
-    text, status = str(err), getattr(err, "status", None)
-    if getattr(err, "failure", None) == "timeout":
-        kind = "timeout"
-    elif status == 0:  # a browser cannot tell a CORS refusal from nothing listening; it says both
-        kind = "cors" if IN_BROWSER else "network"
-    elif status in (401, 403):
-        kind = "cors" if "CORS" in text else "key"
-    elif status == 404:
-        kind = "model"
-    elif status == 429:
-        kind = "rate"
-    elif isinstance(status, int) and status >= 500:
-        kind = "server"
-    elif isinstance(status, int):
-        kind = "request"
-    elif "nothing answered" in text or "connection to" in text:
-        kind = "network"
-    else:  # an answer that is not the API's (an HTML page, a cut-off body): the address is wrong
-        kind = "model"
+    text = str(err)
+    kind = _kind(text, getattr(err, "status", None), getattr(err, "failure", None))
     return kind, f"{text}. What to try: {_TRY[kind]}."
+
+
+def why_no_answer(run):
+    """Words for a run (or trace) in which every call to the model failed; '' if the model answered once.
+
+    A stopped server ends a run with ``budget`` and no tokens, like a model that failed the task:
+    this names the real cause, from the last failed call, as *test connection* would.
+    """
+    attempts = [a for e in getattr(run, "trace", run) if isinstance(e, dict) for a in (e.get("attempts") or ())]
+    if not attempts or any(a.get("failure") in (None, "bad reply") for a in attempts):
+        return ""
+    last = attempts[-1]
+    text = str(last.get("error") or "").removeprefix("the model call failed: ")
+    kind, words = diagnose(ModelError(text, last.get("failure") or "error", last.get("status")))
+    calls = f"{len(attempts)} call{'s' if len(attempts) > 1 else ''}"
+    return f"your model never answered ({calls}, every one failed: {kind}), so this run says nothing about it: {words}"
+
+
+async def probe_listening(url, seconds=5.0):
+    """In the browser: True when anything answers at ``url``, False when nothing does (or not in time).
+
+    A page's call refused by CORS and a call to a port nobody listens on both end with status 0.
+    A ``fetch`` in ``no-cors`` mode tells them apart: it resolves with an opaque response for any
+    answer at all (a page may get one without the server's permission, it just cannot read it)
+    and rejects only on a network error (the Fetch standard; MDN, Response.type "opaque"). The
+    probe is a plain GET: no key, no body, nothing read from the answer.
+    """
+    import js
+    from pyodide.ffi import to_js
+    options = {"mode": "no-cors", "method": "GET", "cache": "no-store", "credentials": "omit"}
+    if hasattr(js, "AbortSignal") and hasattr(js.AbortSignal, "timeout"):
+        options["signal"] = js.AbortSignal.timeout(int(seconds * 1000))
+    try:
+        await js.fetch(url, to_js(options, dict_converter=js.Object.fromEntries))
+    except Exception:  # noqa: BLE001 -- a rejected fetch: a network error (or the probe's own timeout)
+        return False
+    return True
+
+
+def told_apart(connection, answered):
+    """An ``unreachable`` connection once :func:`probe_listening` said whether anything answers there."""
+    if connection.kind != "unreachable" or answered is None:
+        return connection
+    if answered:
+        kind, found = "cors", "a server answers at that address, so it is refusing this page (CORS)"
+    else:
+        kind, found = "not running", "nothing answers at that address at all, so no server is listening there"
+    said = connection.words.split(". What to try:")[0]
+    return Connection(False, kind, f"{said}. The page checked: {found}. What to try: {_TRY[kind]}.",
+                      connection.seconds)
 
 
 def check_connection(model, seconds=30.0):
@@ -85,9 +151,12 @@ def check_connection(model, seconds=30.0):
 
 
 def _limited(model, seconds):
-    """The model with each call held to ``seconds`` (a copy; the learner's model keeps its own limit)."""
+    """The model with one call held to ``seconds`` and ``PROBE_TOKENS`` reply tokens (a copy: the learner's
+    model keeps its own limits)."""
     if hasattr(model, "for_role") and hasattr(model, "seconds"):
         copy = model.for_role(None)
         copy.seconds = min(copy.seconds, seconds)
+        if isinstance(getattr(copy, "max_tokens", None), int):
+            copy.max_tokens = min(copy.max_tokens, PROBE_TOKENS)
         return copy
     return model

@@ -201,5 +201,6 @@ def _post_xhr(url, headers, body, seconds, cap):
 
 
 def _refused(url):
-    return (f"no answer from {_origin(url)}: the server refused a request from this page (CORS), "
-            "or nothing is listening there")
+    # Status 0 is all a page learns: the browser hides whether nothing listened or CORS refused.
+    return (f"no answer from {_origin(url)}: either nothing is listening there (is the server started, "
+            "on this port?), or the server refused a request from this page (CORS)")

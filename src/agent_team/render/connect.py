@@ -25,8 +25,16 @@ def connect_text(provider, base_url, model, connection=None):
     return f"{head}: {_summary(provider, base_url, model)}\n{connection.words}"
 
 
-def connect_html(provider, base_url, model, connection=None):
-    """The status as the form shows it: a badge (connected, or what is wrong), then the words."""
+def connect_html(provider, base_url, model, connection=None, *, testing=None):
+    """The status as the form shows it: a badge (connected, or what is wrong), then the words.
+
+    ``testing`` (the seconds the test call may take) shows the waiting state instead: a small
+    model can take most of a minute, and a form that does not change looks broken.
+    """
+    if testing is not None:
+        words = f"calling the model once with a tiny prompt; this waits up to {testing:g} s"
+        return wrap(tag("p", badge("testing…", "info"), " ", esc(_summary(provider, base_url, model))),
+                    tag("p", esc(words)), label="model connection")
     if connection is None:
         where = _summary(provider, base_url, model)
         body = [badge("not tested yet", "muted"), " ", esc(where)] if where else [badge("recordings", "info"),

@@ -11,7 +11,7 @@ into a field by mistake (its shape gives it away: ``sk-...``, a long random toke
 from code, and cleared from the form's box at once, before the notebook can save it.
 """
 
-from ..models import anthropic_messages, ask_key, openai_chat
+from ..models import NoKey, anthropic_messages, ask_key, openai_chat
 from ..models.connection import Connection, check_connection
 from ..models.keys import misplaced, refuse_misplaced
 from ..render.connect import connect_html, connect_text
@@ -31,7 +31,7 @@ class Connect(Base):
         if provider not in PROVIDERS:
             raise ValueError(f"provider is {provider!r}; write one of {', '.join(PROVIDERS)}")
         self._fields = {"provider": provider, "base_url": base_url, "model": model, "needs_key": needs_key}
-        self.model, self.connection = None, None
+        self.model, self.connection, self._probe = None, None, None
         ipw = controls()
         if ipw is not None:
             self._inputs = {
@@ -43,7 +43,7 @@ class Connect(Base):
             for name, control in self._inputs.items():  # a changed form names another model: connect again
                 control.observe(lambda change, name=name: self._changed(name, change["new"]), names="value")
             self._view = ipw.HTML(value="")
-            test = button("test connection", "Call the model made in the next cell once, with a tiny prompt",
+            test = button("test connection", "Call the model once with a tiny prompt (a few tokens)",
                           self.test, "plug")
             self.widget = ipw.VBox([ipw.HBox([self._inputs["provider"], test], layout=ROW_LAYOUT()),
                                     self._inputs["base_url"], self._inputs["model"], self._view])
@@ -76,37 +76,79 @@ class Connect(Base):
     def connect(self, key=None, *, seconds=60.0):
         """Make the model the form names (asking for its key unless it is local) and test it.
 
-        Returns the model, or None (the form is empty, or the test call failed: the form says why).
+        Returns the model, or None (the form is empty, no key was typed, or the test call failed:
+        the form says why).
         """
         if not self.wanted:
             self.model, self.connection = None, None
             self._show()
             print("No model connected: the cells below use the recorded runs.")
             return None
-        provider = self.value("provider")
-        base_url = self.value("base_url") or PROVIDERS[provider]
-        needs_key = self._fields["needs_key"]
-        if needs_key is None:
-            needs_key = not base_url.startswith(LOCAL)
-        if key is None and needs_key:
-            env = "ANTHROPIC_API_KEY" if provider == "Anthropic" else "OPENAI_API_KEY"
-            key = ask_key(env)
-        if provider == "Anthropic":
-            self.model = anthropic_messages(self.value("model"), key=key, base_url=base_url, seconds=seconds)
-        else:
-            self.model = openai_chat(base_url, self.value("model"), key=key, seconds=seconds)
+        if key is None and self._needs_key():
+            provider = self.value("provider")
+            try:
+                key = ask_key("ANTHROPIC_API_KEY" if provider == "Anthropic" else "OPENAI_API_KEY")
+            except NoKey as err:  # an empty box: words on the form, not a traceback
+                self.model, self.connection = None, Connection(False, "key", f"{err}. What to try: run this "
+                                                              "cell again and paste the key into the box.", 0.0)
+                self._show()
+                return None
+        self._make(key, seconds)
         del key  # the model holds it now; nothing else here does
         self.test()
         return self.model if self.connection.ok else None
 
-    def test(self):
-        """Call the model made by :meth:`connect` once; the form shows what happened."""
+    def test(self, *_):
+        """Call the model once with a tiny prompt; the form shows "testing…", then what happened.
+
+        Before the next cell has made a model, a form for a server that needs no key makes one here;
+        one that needs a key says to run the next cell (only that cell asks for a key).
+        """
         if self.model is None:
-            self.connection = None
-        else:
-            self.connection = check_connection(self.model, seconds=min(self.model.seconds, 60.0))
+            if not self.wanted:
+                self.connection = Connection(False, "model", "the form names no model yet. What to try: write "
+                                             "the model's name (and the address) above, then test again.", 0.0)
+                return self._show() or self.connection
+            if self._needs_key():
+                self.connection = Connection(False, "key", "no model made yet: this one needs a key. What to "
+                                             "try: run the next cell; it asks for the key, then tests.", 0.0)
+                return self._show() or self.connection
+            self._make(None, 60.0)
+        seconds = min(self.model.seconds, 60.0)
+        self._put(connect_html(*self._status()[:3], testing=seconds))  # seen while the call waits
+        self.connection = check_connection(self.model, seconds=seconds)
         self._show()
+        if self.connection.kind == "unreachable":  # the browser's status 0: a probe tells which cause
+            self._tell_apart()
         return self.connection
+
+    def _tell_apart(self):
+        """Ask the browser (after this cell, the probe is async) whether anything listens at the address;
+        the form then names the one cause instead of both."""
+        import asyncio
+
+        from ..models.connection import probe_listening, told_apart
+        tested, url = self.connection, self.model.base_url
+
+        async def probe():
+            answered = await probe_listening(url)
+            if self.connection is tested:  # the form was not changed or tested again meanwhile
+                self.connection = told_apart(tested, answered)
+                self._show()
+        self._probe = asyncio.ensure_future(probe())  # kept: a task nobody holds may be collected
+
+    def _needs_key(self):
+        needs_key = self._fields["needs_key"]
+        if needs_key is None:
+            needs_key = not self._status()[1].startswith(LOCAL)
+        return needs_key
+
+    def _make(self, key, seconds):
+        provider, base_url = self.value("provider"), self._status()[1]
+        if provider == "Anthropic":
+            self.model = anthropic_messages(self.value("model"), key=key, base_url=base_url, seconds=seconds)
+        else:
+            self.model = openai_chat(base_url, self.value("model"), key=key, seconds=seconds)
 
     def _changed(self, name=None, value=None):
         self.model, self.connection = None, None
