@@ -12,7 +12,7 @@ CHROMIUM   ?= /usr/bin/chromium
 FIREFOX       ?= /usr/bin/firefox-esr
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
 XVFB          ?= /usr/bin/Xvfb
-# What website/webkit_browser.py (the WebKit browser the driver starts) needs of Debian's python3.
+# What browsers/webkit_browser.py (the WebKit browser the driver starts) needs of Debian's python3.
 WEBKIT_TYPELIB ?= /usr/lib/x86_64-linux-gnu/girepository-1.0/WebKit2-4.1.typelib
 # The engines the browser tests use: `make test-browser ENGINES=chromium` (a stock hosted runner
 # has Chrome, no Debian's Firefox ESR or WebKitGTK). The tests of an engine left out are skipped,
@@ -184,8 +184,8 @@ $(NPM_STAMP): package.json package-lock.json website/extension/package.json $(wi
 $(CHROMIUM):
 	$(APT_INSTALL) chromium
 
-# Firefox ESR (driven over WebDriver BiDi: tests/browser/bidi.py), WebKitGTK's WebDriver, WebKit2's
-# Python bindings for the browser it drives (website/webkit_browser.py) and the virtual display.
+# Firefox ESR (driven over WebDriver BiDi: browsers/bidi.py), WebKitGTK's WebDriver, WebKit2's
+# Python bindings for the browser it drives (browsers/webkit_browser.py) and the virtual display.
 $(FIREFOX):
 	$(APT_INSTALL) firefox-esr
 $(WEBKIT_DRIVER):

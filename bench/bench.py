@@ -44,7 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from website import driver, serve
+from browsers import driver
+from website import serve
 
 from . import home, per_engine
 from .variants import build_options

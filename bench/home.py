@@ -14,7 +14,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from website import driver
+from browsers import driver
 
 READ_SECONDS = 10
 JS_WARM = "() => window.__agentTeamHome && window.__agentTeamHome.warm && window.__agentTeamHome.warm.state"

@@ -1,6 +1,6 @@
 """Start-up in the engines besides Chromium (bench.py's `engines` in bench/results.json).
 
-For each engine (website/engines.py: Firefox ESR over WebDriver BiDi, WebKitGTK with
+For each engine (browsers/engines.py: Firefox ESR over WebDriver BiDi, WebKitGTK with
 SharedArrayBuffer, optionally without), --repeat samples, each in a fresh profile:
 - bare Pyodide (bench.py's bare.html): seconds from navigation to `1+1` answered, on a first visit
   (cold) and on the same page loaded again in that profile (warm: its cache and storage);
@@ -17,7 +17,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from website import driver, engines
+from browsers import driver, engines
 
 START_SECONDS = 150
 # Starts (once per document) an in-page watcher that notes, looking every 10 ms, the seconds from

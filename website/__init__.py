@@ -1,4 +1,4 @@
-"""The course as an offline JupyterLite site: its build, its checks, a local server, a browser driver.
+"""The course as an offline JupyterLite site: its build, its checks, a local server.
 
 A package (not named ``site``, which is Python's start-up module), run from the repository root:
 
@@ -7,6 +7,6 @@ A package (not named ``site``, which is Python's start-up module), run from the 
     python -m website.check     # check a built site again
     python -m website.wheels    # fetch (or pin) the wheels the site ships
 
-Tests and the start-up benchmark import its pieces (``from website import serve``); the browser
-driver (:mod:`website.driver`) needs Playwright, which only they install.
+Tests and the start-up benchmark import its pieces (``from website import serve``). The browsers
+they drive the built site in are not part of it: they live in the top-level package ``browsers``.
 """

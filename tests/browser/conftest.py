@@ -44,7 +44,7 @@ def site_url(site_dir):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from website import driver
+    from browsers import driver
 
     with sync_playwright() as p:
         b = driver.launch(p)
@@ -54,15 +54,15 @@ def browser():
 
 @pytest.fixture(scope="module", autouse=True)
 def display():
-    """WebKitGTK's virtual display (website/engines.py starts it on first use), stopped after each module."""
+    """WebKitGTK's virtual display (browsers/engines.py starts it on first use), stopped after each module."""
     yield
-    from website import engines
+    from browsers import engines
 
     engines.Display.stop()
 
 
 class PlaywrightPage:
-    """The session's Chromium (a `guarded` page) as a website/engines.py page: a second Playwright
+    """The session's Chromium (a `guarded` page) as a browsers/engines.py page: a second Playwright
     (engines.ChromiumPage) cannot start in this thread while the session's runs. Whatever the
     adapters share is Playwright's own (goto, evaluate, wait_for_function, reload...)."""
 
@@ -90,10 +90,10 @@ class PlaywrightPage:
 
 @pytest.fixture
 def engine_page(request):
-    """``open(engine)``: a fresh page in that engine, as website/engines.py's adapters give one, closed
+    """``open(engine)``: a fresh page in that engine, as browsers/engines.py's adapters give one, closed
     after the test; the test is skipped, saying why, where the engine cannot run here. Chromium's is
     a page of the session's browser (PlaywrightPage)."""
-    from website import engines
+    from browsers import engines
 
     opened = []
 
@@ -118,7 +118,7 @@ def guarded(request, browser, site_url):
     What the page and its workers log is kept, and shown under a failed test ("page log"): a
     kernel that stops answering leaves no other trace.
     """
-    from website import driver
+    from browsers import driver
 
     page, guard = driver.new_page(browser, site_url)
     start = time.monotonic()

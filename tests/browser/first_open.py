@@ -16,7 +16,7 @@ import json
 import time
 from pathlib import Path
 
-from website import driver
+from browsers import driver
 
 JS_OUTPUT_TEXTS = """(selector) => Array.from(document.querySelectorAll(selector), e => e.textContent)"""
 JS_COUNT = "(selector) => document.querySelectorAll(selector).length"

@@ -30,8 +30,8 @@ from pathlib import Path
 import first_open
 from exercise_cells import EXERCISE_FUNCTIONS, LOOPS, is_exercise, replace_bodies
 
-from website import driver
-from website.engines import snapshot_state, wait_snapshot_stored
+from browsers import driver
+from browsers.engines import snapshot_state, wait_snapshot_stored
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "build" / "screenshots"

@@ -14,7 +14,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from website import driver
+from browsers import driver
 
 KEY = "sk-test-browser-0123456789abcdefghijkl"
 

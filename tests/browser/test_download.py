@@ -12,7 +12,7 @@ import json
 import zipfile
 from pathlib import Path
 
-from website import driver
+from browsers import driver
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,7 +21,7 @@ from exercise_cells import is_exercise
 from layout import AXE
 
 from agent_team import course, tally
-from website import driver, engines
+from browsers import driver, engines
 
 # One root open per engine (WebKit's two variants differ only in SharedArrayBuffer, which this page never uses).
 ENGINES = sorted({e for e in journey.engines_wanted() + ["chromium"] if e != "webkit-no-sab"})

@@ -18,7 +18,7 @@ import time
 import journey
 import pytest
 
-from website import engines
+from browsers import engines
 
 LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
 ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return", "home")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from website import driver
+from browsers import driver
 from test_snapshot import JS_CACHED, NOTEBOOK, expected_key
 
 NO_INTERRUPT = "This browser does not allow interrupting a running cell: use Kernel → Restart if a cell never ends."

@@ -25,7 +25,7 @@ import time
 
 import pytest
 
-from website import driver
+from browsers import driver
 
 ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "chromium,firefox,webkit").split(",")
            if e and e != "webkit-no-sab"]

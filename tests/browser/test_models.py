@@ -28,7 +28,7 @@ from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boo
                         check_first_run_at_once, check_real_model, check_redirect_not_followed, check_runner,
                         prepare, run)
 
-from website import driver, engines
+from browsers import driver, engines
 
 import llama
 from fault_server import FaultServer

@@ -19,7 +19,7 @@ import zipfile
 import my_work
 from my_work import copies, exercise_source, stored, stored_notebook
 
-from website import driver
+from browsers import driver
 
 PART = "01_architecture.ipynb"
 MINE = "# MY CODE, FROM THE BROWSER\ndef run_tests(repo):\n    return {'passed': True, 'output': 'mine'}\n"

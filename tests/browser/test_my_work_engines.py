@@ -21,7 +21,7 @@ import pytest
 from my_work import JS_SAVE_PROGRESS, copies, exercise_source, stored, stored_notebook
 from test_my_work import JS_NOTICE, JS_NOTICE_CLICK
 
-from website import engines
+from browsers import engines
 
 PART = "01_architecture.ipynb"
 MINE = "# MINE, IN THIS ENGINE\ndef run_tests(repo):\n    return {'passed': True}\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from website import driver
+from browsers import driver
 
 HOME_TEXT = "the course's home page"
 # Generous hang guards, read at call time.

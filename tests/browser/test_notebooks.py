@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 import first_open
 import layout
 
-from website import driver
+from browsers import driver
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent

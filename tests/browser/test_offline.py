@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import time
 
-from website import driver, labfetch, serve
+from browsers import driver
+from website import labfetch, serve
 
 PART1 = "01_architecture.ipynb"
 MARK = "# kept offline: a learner's change"

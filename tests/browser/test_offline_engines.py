@@ -12,7 +12,8 @@ import time
 import pytest
 from test_offline import JS_ADD_MARK, JS_BADGE, JS_MARK, JS_WARM, MARK, PART1, READY_SECONDS, wait_kept
 
-from website import driver, engines, serve
+from browsers import driver, engines
+from website import serve
 
 ENGINES = [e for e in os.environ.get("AGENT_TEAM_ENGINES", "firefox,webkit").split(",") if e and e != "chromium"]
 JS_CONTINUE = "() => { document.getElementById('continue').click(); return true; }"

@@ -15,7 +15,7 @@ import pytest
 
 import llama
 
-from website import driver
+from browsers import driver
 
 NOTEBOOK = "07_real_model.ipynb"
 RUN_ALL_SECONDS = float(os.environ.get("AGENT_TEAM_PART7_SECONDS", "300"))  # read at call time below

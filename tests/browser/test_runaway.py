@@ -24,7 +24,7 @@ import pytest
 import first_open
 from exercise_cells import CAUGHT, EXERCISE_FUNCTIONS, LOOPS, is_exercise, replace_bodies
 
-from website import driver
+from browsers import driver
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 
 
-from website import check, driver, snapshot
+from browsers import driver
+from website import check, snapshot
 
 NOTEBOOK = "smoke.ipynb"
 CACHE = "agent-team-kernel"

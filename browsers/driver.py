@@ -1,5 +1,5 @@
 """Driving the built JupyterLite site in Chromium: the browser tests (tests/browser) and the start-up
-benchmark (bench/) both import it (`from website import driver`); it needs Playwright.
+benchmark (bench/) both import it (`from browsers import driver`); it needs Playwright.
 
 Chromium is Debian's (/usr/bin/chromium): Playwright cannot download a browser here. Every
 request to an origin other than the site's 127.0.0.1 server is aborted and recorded (a route on

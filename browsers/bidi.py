@@ -1,4 +1,4 @@
-"""Debian's Firefox ESR driven over WebDriver BiDi, from Python (tests/browser/engines.py uses it).
+"""Debian's Firefox ESR driven over WebDriver BiDi, from Python (browsers/engines.py uses it).
 
 Why this and not a library: Playwright's `moz-firefox` channel fails against ESR 153 (it sends
 `emulation.setMediaFeaturesOverride`, which ESR does not know), Selenium needs geckodriver (not in
