@@ -24,7 +24,6 @@ tell a newer published version from the learner's own changes (website/mywork.py
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -42,14 +41,11 @@ def as_served(path: Path) -> dict:
 
 
 def version(nb: dict) -> str:
-    """The notebook's published version: a hash of its served content (without the version itself)."""
-    nb = json.loads(json.dumps(nb))
-    meta = nb.get("metadata", {})
-    if isinstance(meta.get("agent_team"), dict):
-        meta["agent_team"].pop("published", None)
-        if not meta["agent_team"]:
-            del meta["agent_team"]  # it was made for the version alone
-    return hashlib.sha256(json.dumps(nb, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+    """The notebook's published version: a hash of its served content (without the version itself),
+    defined with what is the learner's work (src/agent_team/widgets/download.py)."""
+    from agent_team.widgets.download import published_version
+
+    return published_version(nb)
 
 
 def stage(folders: list[Path], dest: Path) -> list[Path]:

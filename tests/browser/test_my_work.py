@@ -169,6 +169,7 @@ def test_a_file_that_is_not_this_courses_work_changes_nothing(guarded, site_url,
     page, _ = guarded
     home = my_work.home_path(site_dir)
     notebook = json.loads((site_dir / "files" / PART).read_text())
+    notebook["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "mine"})  # the learner's work
     (tmp_path / PART).write_text(json.dumps(notebook))
     (tmp_path / "agent_team_progress.json").write_text(json.dumps({"exercises": {"1.1": {"passed": True}}}))
     good, _ = work_zip(tmp_path)  # the notebooks' widget's zip: the home page reads it

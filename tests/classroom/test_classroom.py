@@ -192,7 +192,7 @@ def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_p
         "course": "agent-team", "format": 1, "files": ["01_architecture.ipynb"]}
     assert "cannot read the browser's files" in DownloadWork(root=tmp_path / "missing").prepare().text
     (tmp_path / "empty").mkdir()
-    assert "No notebooks found" in DownloadWork(root=tmp_path / "empty").prepare().text
+    assert "Nothing to download yet" in DownloadWork(root=tmp_path / "empty").prepare().text
 
 
 def test_ipython_magic_lines_do_not_break_the_cell(tmp_path):

@@ -173,6 +173,34 @@ def test_a_zip_from_the_notebooks_widget_imports_on_the_home_page(site, tmp_path
     assert json.loads(work["progress"]) == {"exercises": {"1.1": {"passed": True}}}
 
 
+def test_the_home_page_and_the_notebooks_widget_download_the_same_work(tmp_path):
+    """One "Download my work": the kernel's drive shows every published notebook beside the learner's,
+    the home page's storage only what the learner saved; both zips hold the learner's work alone."""
+    (drive,) = contents.stage([ROOT / "notebooks"], tmp_path / "drive")   # the site's notebooks
+    shutil.rmtree(drive / "source")
+    (drive / "agent_team_progress.json").unlink()
+    site = mywork.manifest(drive)
+    mine = json.loads((drive / "01_architecture.ipynb").read_text())
+    mine["cells"].append(cell("def oracle(): ..."))   # a part the learner changed and saved
+    saved = {"01_architecture.ipynb": mine, "notes/mine.ipynb": nb(cell("x"), published="theirs")}
+    progress = '{"exercises": {"1.1": {"passed": true}}}'
+    for rel, notebook in saved.items():
+        (drive / rel).parent.mkdir(parents=True, exist_ok=True)
+        (drive / rel).write_text(json.dumps(notebook))
+    (drive / "agent_team_progress.json").write_text(progress)
+    (drive / ".ipynb_checkpoints").mkdir()
+    (drive / ".ipynb_checkpoints" / "01_architecture-checkpoint.ipynb").write_text(json.dumps(mine))
+
+    widget, _ = work_zip(drive)
+    [home] = node({"op": "pack", "site": site, "notebooks": saved, "progress": progress})
+    zips = [zipfile.ZipFile(io.BytesIO(data)) for data in (widget, base64.b64decode(home))]
+    names = [sorted(z.namelist()) for z in zips]
+    assert names[0] == names[1] == sorted([MANIFEST, "agent_team_progress.json", *saved])
+    for name in names[0]:
+        if name.endswith(".json") or name.endswith(".ipynb"):
+            assert json.loads(zips[0].read(name)) == json.loads(zips[1].read(name)), name
+
+
 def test_the_home_pages_zip_has_the_same_format_and_round_trips(site):
     notebooks = {"01_architecture.ipynb": nb(cell("é ✓")), "sub/notes.ipynb": nb()}
     [packed] = node({"op": "pack", "site": site, "notebooks": notebooks, "progress": '{"hints": {}}'})

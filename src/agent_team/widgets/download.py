@@ -7,6 +7,14 @@ notebooks' folder. The zip is what ``agent-team-grade`` reads as it is, and what
 the course site's home page imports ("import my work", in another browser or on
 another device). Its format is defined here, once: the notebooks at their paths,
 the progress file, and a manifest naming the course and the format's version.
+
+What is the learner's work is defined here too (:func:`is_work`): a notebook outside
+solutions and checkpoints that is not a published notebook as the site shipped it
+(its content's hash is not the version stamped in it, :func:`published_version`).
+The kernel's drive shows every published notebook beside the learner's; the home
+page's storage holds only those the learner saved, which a notebook only opened
+never is (website/extension/src/unchanged.ts). So both zips hold the same notebooks
+(tests/site/test_mywork.py compares them).
 The site's build hands these names to the home page (website/mywork.py), which
 writes the same zip itself (website/extension/src/mywork/work.ts). It is
 built only when asked (a button), never while a notebook is being saved, so no
@@ -14,6 +22,7 @@ notebook ever stores a copy of the others.
 """
 
 import base64
+import hashlib
 import io
 import json
 import os
@@ -25,7 +34,7 @@ from .. import progress
 from ..render.html import esc
 from .base import Base, button, controls
 
-__all__ = ["DownloadWork", "work_root", "work_zip", "ZIP_NAME", "COURSE", "FORMAT", "MANIFEST"]
+__all__ = ["DownloadWork", "work_root", "work_zip", "is_work", "published_version", "ZIP_NAME", "COURSE", "FORMAT", "MANIFEST"]
 
 ZIP_NAME = "agent-team-work.zip"
 COURSE = "agent-team"               # every zip's manifest names it: another course's zip is refused
@@ -44,19 +53,51 @@ def work_root():
     return Path.cwd()
 
 
+def published_version(nb):
+    """The version the site stamps into a notebook it publishes (``metadata.agent_team.published``):
+    a hash of its content without the stamp. website/contents.py stamps it; equal content, equal hash."""
+    nb = json.loads(json.dumps(nb))
+    meta = nb.get("metadata", {})
+    if isinstance(meta.get("agent_team"), dict):
+        meta["agent_team"].pop("published", None)
+        if not meta["agent_team"]:
+            del meta["agent_team"]  # it was made for the version alone
+    return hashlib.sha256(json.dumps(nb, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def is_work(rel, data):
+    """Whether the file at ``rel`` (a path relative to the learner's folder) holding ``data`` (bytes)
+    is the learner's work: a notebook outside solutions and checkpoints, and not a published notebook
+    left as the site shipped it (an unreadable one counts: it is not the site's)."""
+    rel = Path(rel)
+    if rel.suffix != ".ipynb" or SKIP & set(rel.parts):
+        return False
+    try:
+        nb = json.loads(data)
+        stamp = nb["metadata"]["agent_team"]["published"]
+    except (ValueError, TypeError, KeyError):
+        return True
+    return stamp != published_version(nb)
+
+
 def work_zip(root):
-    """``(zip bytes, [names])``: every notebook under ``root`` (not solutions or checkpoints), the
+    """``(zip bytes, [names])``: the learner's notebooks under ``root`` (:func:`is_work`), the
     progress file, and the manifest (not in ``names``)."""
     root = Path(root)
     names, buffer = [], io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        files = []
+        files, kept = [], []  # the notebooks, then the progress file (as the home page lists them)
         for path in sorted(root.rglob("*")):
             rel = path.relative_to(root)
             if SKIP & set(rel.parts) or not path.is_file():
                 continue
-            if path.suffix == ".ipynb" or rel.as_posix() == progress.FILENAME:
-                files.append((rel.as_posix(), path.read_bytes()))
+            if rel.as_posix() == progress.FILENAME:
+                kept.append((rel.as_posix(), path.read_bytes()))
+            elif path.suffix == ".ipynb":
+                data = path.read_bytes()
+                if is_work(rel, data):
+                    files.append((rel.as_posix(), data))
+        files += kept
         manifest = {"course": COURSE, "format": FORMAT, "files": [name for name, _ in files]}
         archive.writestr(MANIFEST, json.dumps(manifest, indent=1) + "\n")
         for name, data in files:
@@ -100,7 +141,7 @@ class DownloadWork(Base):
             self._say(f"Could not read your notebooks ({err}); save each one with File → Download.")
             return self
         if not names:
-            self._say(f"No notebooks found in {root}.")
+            self._say("Nothing to download yet: a notebook is kept in this browser once you change and save it.")
         elif len(data) * 4 // 3 > LINK_LIMIT:
             self._say(f"Your notebooks make a zip of {len(data) // 1024} KB, too big for a download link: "
                       "clear the outputs (Edit → Clear Outputs of All Cells), save, and try again.")
