@@ -34,7 +34,8 @@ from .. import progress
 from ..render.html import esc
 from .base import Base, button, controls
 
-__all__ = ["DownloadWork", "work_root", "work_zip", "is_work", "published_version", "ZIP_NAME", "COURSE", "FORMAT", "MANIFEST"]
+__all__ = ["DownloadWork", "work_root", "work_zip", "is_work", "published_version", "ZIP_NAME", "COURSE", "FORMAT",
+           "MANIFEST"]
 
 ZIP_NAME = "agent-team-work.zip"
 COURSE = "agent-team"               # every zip's manifest names it: another course's zip is refused
