@@ -1,6 +1,6 @@
 """Cross-origin isolation without server headers, from the site's own service worker.
 
-Kernel -> Interrupt needs a SharedArrayBuffer (webwebsite/extension/src/kernel.ts), which browsers give
+Kernel -> Interrupt needs a SharedArrayBuffer (website/extension/src/kernel.ts), which browsers give
 only to a cross-origin isolated page: one served with `Cross-Origin-Opener-Policy: same-origin`
 and `Cross-Origin-Embedder-Policy: require-corp`. Static hosts such as GitHub Pages cannot send
 headers, so the site's service worker (website/service-worker.js: JupyterLite's own, imported

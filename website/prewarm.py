@@ -4,7 +4,7 @@ The plugin is built by JupyterLab's extension builder (`npm run build` in websit
 build/site-extension) and replaces JupyterLite's Pyodide kernel plugin, which the site's
 jupyter-lite.json disables: its kernel is the same Pyodide kernel, started early, interruptible
 (Kernel -> Interrupt stops a running cell) and answering comm_info_request (saved widgets render
-on open). See webwebsite/extension/src/kernel.ts.
+on open). See website/extension/src/kernel.ts.
 
 Prewarm. As shipped, JupyterLite creates the kernel's worker only once the notebook is open and
 its session started (~5 s into a cold load here), and the worker boots Pyodide only then. The

@@ -41,7 +41,7 @@ WRONG = ["return None"]
 FIRST_VISIT_SECONDS = 180
 RETURN_VISIT_SECONDS = 120
 RUN_ALL_SECONDS = 300
-# What Interrupt needs (as site/extension/src/capabilities.ts's sharedMemory() checks it).
+# What Interrupt needs (as website/extension/src/capabilities.ts's sharedMemory() checks it).
 JS_SHARED_MEMORY = """() => !!globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
   && typeof Atomics === 'object' && typeof Atomics.waitAsync === 'function'"""
 # Each exercise's badge on the home page (website/home.py draws them, page/home.ts fills them in).

@@ -2,7 +2,7 @@
 browser without shared memory, a service worker that never takes control, an old browser.
 
 The bounds are shrunk for these tests through `globalThis.__agentTeamBounds` (set before the page
-loads; site/extension/src/bounds.ts reads it when each step starts). Each test says what it
+loads; website/extension/src/bounds.ts reads it when each step starts). Each test says what it
 requires of a start that goes wrong: a plain start within a bounded time, or one line saying what
 is missing, never a kernel spinner turning for good.
 """

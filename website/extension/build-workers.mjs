@@ -10,7 +10,7 @@ for (const name of ['comlink.worker', 'coincident.worker']) {
 }
 await build({ ...common, entryPoints: ['src/booted-pyodide.ts'], outfile: 'lib/booted-pyodide.mjs' });
 // The notebook pages' own script (src/page/index.ts), which the site's build writes into them
-// (site/pages.py): a classic script, run before any bundle. import.meta is never read there (the
+// (website/pages.py): a classic script, run before any bundle. import.meta is never read there (the
 // page names the worker files itself), but worker.ts mentions it.
 await build({
   ...common, entryPoints: ['src/page/index.ts'], outfile: 'lib/page.js', format: 'iife',

@@ -1,6 +1,6 @@
 /**
  * The notebook pages' own script, run first thing, before any bundle (the site's build puts it
- * into the pages with its settings in `globalThis.__agentTeamPage`: site/pages.py):
+ * into the pages with its settings in `globalThis.__agentTeamPage`: website/pages.py):
  *
  * 1. a browser that lacks what the kernel needs says so in one line, and nothing starts;
  * 2. the page isolates itself through the site's service worker (isolation.ts), maybe reloading;

@@ -1,6 +1,6 @@
 /**
  * Cross-origin isolation without server headers, from the site's own service worker
- * (site/isolation.py puts it into the site; why: see there).
+ * (website/isolation.py puts it into the site; why: see there).
  *
  * A page is isolated only if it was loaded through the worker, so on the very first visit (no
  * worker yet) the notebook page registers it, as the plugin would, and reloads itself once it is

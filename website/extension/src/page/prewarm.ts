@@ -1,5 +1,5 @@
 /**
- * Boot Pyodide while JupyterLab loads (site/prewarm.py says why): the notebook page starts the
+ * Boot Pyodide while JupyterLab loads (website/prewarm.py says why): the notebook page starts the
  * kernel's worker before any bundle loads, with worker.ts's own steps, for the worker files the
  * site's build names; the first kernel takes that worker.
  */
