@@ -39,10 +39,11 @@ import sys
 
 from agent_team.llm import ScriptedModel, llm_policy
 from agent_team.models import total_usage
+from agent_team.models.live import EVAL_HEADERS, TEAM_HEADERS, compare_live, eval_table, live_summary, team_table
 from agent_team.recordings import GATE_CASES, PLANTED, load_recording, recording_names
 from agent_team.supervisor import supervise
 from agent_team.trace import oracle_reports, turns
-from agent_team.widgets import RoundStepper, show_table
+from agent_team.widgets import RoundStepper, show, show_table
 from agent_team.widgets.connect import show_label
 
 recordings = {name: load_recording(name) for name in recording_names()}
@@ -73,9 +74,10 @@ connect
 
 # %% [markdown]
 # Run the next cell after filling in the form. It makes the model and calls it once with a tiny
-# prompt; *test connection* in the form calls it again. What is wrong, if anything, is said in
-# words: the key, the model's name or address, CORS (a server that does not answer web pages
-# from other sites), the network, the time. In the course page, make the model in this cell and
+# prompt (a few tokens); *test connection* in the form calls it again, and for a server on your own
+# machine it works before this cell too. What is wrong, if anything, is said in words: the key,
+# the model's name, the address, a server that is not running, one that does not answer web pages
+# from other sites (CORS), a slow model. In the course page, make the model in this cell and
 # run the team in later ones: the isolated runner that tests model-written code starts between
 # cells.
 
@@ -131,8 +133,8 @@ RoundStepper(coder_run)
 # %%
 if LIVE:
     live_coder = supervise(coder=llm_policy("coder", model, seconds=60), max_rounds=3, seconds=200)
-    print(f"your model as the coder: {live_coder.status} after {live_coder.rounds} rounds")
-    print("tokens:", total_usage(live_coder))
+    print(live_summary(live_coder, "your model as the coder"))
+    show(RoundStepper(live_coder))
 else:
     print("skipped: no model connected (section 1)")
 
@@ -147,11 +149,7 @@ team = recordings["team"]
 team_run = team.replay()
 reports = oracle_reports(team_run.trace)
 show_label(team)
-show_table(["round", "role", "what it wrote", "verdict", "tests after the round"],
-           [[e["round"], e["role"], "; ".join(f"{c['path']}: {c['after'][:40]!r}" for c in e["changes"]) or "nothing new",
-             (e.get("verdict") or {}).get("verdict", ""),
-             f"{reports[e['round'] - 1]['passed']} of 4 pass" if e["round"] else ""]
-            for e in turns(team_run.trace)], "SmolLM2-135M in every role")
+show_table(TEAM_HEADERS, team_table(team_run), "SmolLM2-135M in every role")
 print(team_run.status, "|", team_run.stop_reason)
 assert all(e["verdict"]["verdict"] == "approve" for e in turns(team_run.trace, "reviewer"))
 assert team_run.status == "budget" and all(not r["ok"] for r in reports)
@@ -173,7 +171,11 @@ print("scripted, not a model's reply. The coder said:", repr(turns(boast.trace, 
 print("the oracle:", oracle_reports(boast.trace)[-1]["passed"], "of 4 pass ->", boast.status)
 assert boast.status == "budget"
 
+# %% [markdown]
+# Back to the recorded team run (SmolLM2 in every role, not the scripted coder): step through it.
+
 # %%
+show_label(team)
 RoundStepper(team_run)
 
 # %% [markdown]
@@ -183,7 +185,9 @@ RoundStepper(team_run)
 if LIVE:
     live_team = supervise(**{r: llm_policy(r, model, seconds=60) for r in ("planner", "coder", "reviewer")},
                           max_rounds=3, seconds=200)
-    print(f"your model in every role: {live_team.status} after {live_team.rounds} rounds |", live_team.stop_reason)
+    print(live_summary(live_team, "your model in every role"))
+    show_table(TEAM_HEADERS, team_table(live_team), "your model in every role")
+    show(RoundStepper(live_team))
 else:
     print("skipped: no model connected (section 1)")
 
@@ -527,7 +531,9 @@ if LIVE:
     planted = initial_repo()
     planted[SRC_PATH] += PLANTED
     live_injected = supervise(coder=llm_policy("coder", model, seconds=60), repo=planted, max_rounds=2, seconds=200)
-    print(live_injected.status, "| messages:", [e["message"] for e in turns(live_injected.trace, "coder")])
+    print(live_summary(live_injected, "your model with the planted file"))
+    print("its messages:", [e["message"] for e in turns(live_injected.trace, "coder")])
+    show(RoundStepper(live_injected))
 else:
     print("skipped: no model connected (section 1)")
 
@@ -545,8 +551,7 @@ from agent_team.advice import agreement, compare_reviewers
 advice = recordings["advice"]
 rows = compare_reviewers(GATE_CASES, advice.model())
 show_label(advice)
-show_table(["case", "the gate", "the model", "agree", "final status", "why no advice"],
-           [[r["case"], r["gate"], r["model"], r["agree"], r["status"], r["error"]] for r in rows], "gate against model")
+show_table(EVAL_HEADERS, eval_table(rows), "gate against model")
 print(f"agreement: {agreement(rows):.0%} over {len(rows)} cases")
 assert advice.mismatches == [] and [r["status"] for r in rows] == [r["status"] for r in advice.ending["rows"]]
 
@@ -557,9 +562,8 @@ assert advice.mismatches == [] and [r["status"] for r in rows] == [r["status"] f
 
 # %%
 if LIVE:
-    live_rows = compare_reviewers(GATE_CASES, model, seconds=60)
-    show_table(["case", "the gate", "your model", "agree"],
-               [[r["case"], r["gate"], r["model"], r["agree"]] for r in live_rows], "gate against your model")
+    live_rows = compare_live(GATE_CASES, model, seconds=60)  # one line per case: a small model takes minutes
+    show_table(EVAL_HEADERS, eval_table(live_rows), "gate against your model")
     print(f"your model's agreement: {agreement(live_rows):.0%}")
 else:
     print("skipped: no model connected (section 1)")
