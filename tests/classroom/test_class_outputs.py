@@ -27,9 +27,9 @@ def class_rows(partial=True, table=None):
         from_result("ada", "ada/03.ipynb", "3.1", {"status": "passed", "checks": [check("a", True), check("b", True)]}),
         from_result("ada", "ada/05.ipynb", "5.1", {"status": "passed", "checks": [check("g", True)]}),
         # three of four checks: 7.5 of 10; one never tried (None) counts as not passed
-        from_result("ben", "ben/03.ipynb", "3.1", {"status": "failed", "checks": [
+        from_result("ben", "ben/03.ipynb", "3.1", {"status": "not yet", "checks": [
             check("a", True), check("b", True), check("c", True), check("feedback", False, "the coder got ''\nmore")]}),
-        from_result("ben", "ben/05.ipynb", "5.1", {"status": "failed", "checks": [
+        from_result("ben", "ben/05.ipynb", "5.1", {"status": "not yet", "checks": [
             check("g", False, "wrong action"), check("h", None)]}),
         from_result("cy", "cy/03.ipynb", "3.1", {"status": "timed out", "message": ""}),
         Row("cy", "cy/x.ipynb", "", "unreadable", "not a notebook: broken JSON at line 1"),
@@ -63,10 +63,10 @@ def test_the_table_json_junit_and_markdown_show_points_and_a_total():
     lines = grid_table(rows).splitlines()
     assert lines[0].split() == ["learner", "3.1", "5.1", "total"]
     assert lines[2].split() == ["ada", "pass", "10/10", "pass", "10/10", "20/20"]
-    assert lines[3].split() == ["ben", "FAIL", "feedback", "7.5/10", "FAIL", "g", "0/10", "7.5/20"]
+    assert lines[3].split() == ["ben", "not", "yet", "feedback", "7.5/10", "not", "yet", "g", "0/10", "7.5/20"]
     assert lines[4].split() == ["cy", "timed", "out", "0/10", "-", "0/20"]
     assert summary(rows).startswith("2 of 5 exercises passed; 27.5 of 60 points")
-    assert "| ben | FAIL feedback 7.5/10 | FAIL g 0/10 | 7.5/20 |" in markdown(rows)
+    assert "| ben | not yet feedback 7.5/10 | not yet g 0/10 | 7.5/20 |" in markdown(rows)
     data = json.loads(to_json(rows))
     assert data["learners"]["ben"] == {"score": 7.5, "possible": 20}
     assert {(r["learner"], r["exercise"]): r["score"] for r in data["results"]}[("ben", "3.1")] == 7.5
@@ -100,7 +100,7 @@ def test_feedback_is_one_file_per_learner_with_every_check_and_message(tmp_path)
     assert sorted(p.name for p in paths) == ["a_b_c.md", "ada.md", "ben.md", "cy.md"]
     ben = (tmp_path / "feedback/ben.md").read_text()
     assert "**Total: 7.5 of 20 points.**" in ben
-    assert "**failed** (7.5 of 10 points), graded from `03.ipynb`." in ben   # the learner's file, not our folders
+    assert "**not yet** (7.5 of 10 points), graded from `03.ipynb`." in ben   # the learner's file, not our folders
     for name in ("a", "b", "c", "feedback", "g", "h"):
         assert f"`{name}`: {name} works" in ben
     assert "**FAIL** `feedback`" in ben and "the coder got ''" in ben and "more" in ben
@@ -217,7 +217,7 @@ def test_a_notebook_of_the_course_without_exercises_is_recognised_with_nothing_t
 def test_the_command_line_writes_every_output_and_names_a_path_it_cannot_write(tmp_path, monkeypatch, capsys):
     from agent_team.classroom import cli
     said = {"passed": {"status": "passed", "checks": [check("g", True)]},
-            "failed": {"status": "failed", "checks": [check("g", True), check("h", False, "no")]}}
+            "failed": {"status": "not yet", "checks": [check("g", True), check("h", False, "no")]}}
     # every learner's 5.1 "graded" without Pyodide: the worked solution passes, anything else fails one of two
     monkeypatch.setattr(cli, "run_jobs", lambda specs, *a, **k: [
         said["failed" if "NotImplementedError" in s["source"] else "passed"] for s in specs])
@@ -268,3 +268,16 @@ def test_a_notebook_of_a_part_that_was_renumbered_is_not_graded_as_the_new_part(
     status, _, message = said[old.name]
     assert status == "no exercises" and "older version of the course" in message
     assert said[f"{new_part.notebook}.ipynb"][:2] == ("missing", f"{number}.1")   # the new part's own notebook
+
+
+def test_a_learner_is_told_one_word_for_one_result_in_the_class_table_and_in_their_report():
+    """The learner's report says `not yet` for code that ran with failing checks; the class table, the
+    points and the feedback file say the same word (they said `failed`: one result, two words)."""
+    from agent_team.classroom.results import RANK
+    from agent_team.render.report import OUTCOME_KIND
+    assert set(OUTCOME_KIND) <= set(RANK), "every outcome a learner's report shows is a class status"
+    assert "failed" not in RANK
+    row = from_result("ben", "ben/03.ipynb", "3.1", {"status": "not yet", "checks": [
+        check("a", True), check("feedback", False, "the coder got ''")]})
+    assert row.cell().startswith("not yet feedback")
+    assert points.credit(row.status, row.checks, 10) == 5

@@ -209,7 +209,7 @@ def rows():
     return [
         from_result("alice", "a/03.ipynb", "3.1", {"status": "passed", "checks": [
             {"name": "returns", "requirement": "r", "passed": True, "detail": ""}], "seconds": 1.5}),
-        from_result("bob", "b/03.ipynb", "3.1", {"status": "failed", "checks": [
+        from_result("bob", "b/03.ipynb", "3.1", {"status": "not yet", "checks": [
             {"name": "returns", "requirement": "r", "passed": True, "detail": ""},
             {"name": "feedback", "requirement": "r", "passed": False,
              "detail": "In the seed example: the coder got ''\nmore"}]}),
@@ -224,12 +224,12 @@ def test_the_table_is_learner_by_exercise_with_the_first_failing_check():
     lines = text.splitlines()
     assert lines[0].split() == ["learner", "1.1", "3.1", "4.2"]
     assert lines[2].split() == ["alice", "-", "pass", "-"]
-    assert lines[3].split() == ["bob", "-", "FAIL", "feedback", "timed", "out"]
+    assert lines[3].split() == ["bob", "-", "not", "yet", "feedback", "timed", "out"]
     assert lines[4].split() == ["carol", "missing", "-", "-"]
     assert "bob 3.1 [b/03.ipynb]: feedback: In the seed example: the coder got ''" in text
     assert "a loop that never ends" in text
     assert lines[-1] == "1 of 4 exercises passed; 1 notebook(s) skipped (not from this course)."
-    assert "| bob | - | FAIL feedback | timed out |" in markdown(rows())
+    assert "| bob | - | not yet feedback | timed out |" in markdown(rows())
 
 
 def test_json_and_junit_say_the_same():
@@ -263,7 +263,7 @@ def test_exit_code_zero_only_when_everything_passed(monkeypatch, tmp_path):
 
 
 def test_a_hint_from_the_grading_interpreter_becomes_a_note():
-    row = from_result("ann", "a.ipynb", "3.1", {"status": "failed", "hint": "define helpers in the cell",
+    row = from_result("ann", "a.ipynb", "3.1", {"status": "not yet", "hint": "define helpers in the cell",
                                                  "checks": [{"name": "returns", "requirement": "r",
                                                              "passed": False, "detail": "NameError: helper"}]},
                       note="older version")

@@ -18,7 +18,8 @@ USAGE = """Grade learners' notebooks of "A Team of Agents" with the course's own
 Each exercise cell (found by its tag, exercise-N.M) runs with the course's setup and nothing
 else from the notebook, inside Pyodide under Node.js: no host files, no network, no processes,
 with a time, memory and output limit. Each exercise is worth its points in the course's table
-(10 unless --points says otherwise); a failed one earns the share of its checks that passed.
+(10 unless --points says otherwise); one not yet passed earns the share of its checks
+that passed.
 Exit code: 0 when every exercise found passed, 1 when one did not (or a file could not be read),
 2 when nothing could be graded."""
 
@@ -47,7 +48,7 @@ def parse(argv):
     p.add_argument("--points", action="append", default=[], metavar="EXERCISE=POINTS",
                    help="what an exercise is worth, e.g. --points 3.1=20 (repeat for more)")
     p.add_argument("--all-or-nothing", action="store_true",
-                   help="no partial credit: a failed exercise earns 0 points")
+                   help="no partial credit: an exercise not yet passed earns 0 points")
     p.add_argument("--learner", metavar="NAME", help="one learner's name for every notebook given")
     p.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
                    help="time limit per exercise (default 30)")

@@ -3,13 +3,13 @@
 The rule, the same for the table, JSON, JUnit, Markdown, the gradebook and the feedback:
 
 - ``passed`` (every named check passed) earns the exercise's points, all of them;
-- ``failed`` (the cell ran and the grader's report has failing checks) earns partial credit: the
+- ``not yet`` (the cell ran and the grader's report has failing checks) earns partial credit: the
   points times the share of the report's named checks that passed, rounded to 0.01. A check the
   grader never got to (its ``passed`` is None: the run stopped before it) counts as not passed;
 - anything else (not implemented, timed out, too much output, out of memory, error, crashed,
   missing, unreadable) earns 0: no report, or none that can be trusted.
 
-``partial=False`` (``--all-or-nothing``) makes a failed exercise earn 0 too. Pure functions: no
+``partial=False`` (``--all-or-nothing``) makes a not-yet exercise earn 0 too. Pure functions: no
 files, no processes.
 """
 
@@ -48,7 +48,7 @@ def credit(status, checks, possible, partial=True):
     """What one graded exercise earns out of ``possible`` (the rule in this module's docstring)."""
     if status == "passed":
         return possible
-    if not partial or status != "failed" or not checks:
+    if not partial or status != "not yet" or not checks:
         return 0.0
     share = sum(c.get("passed") is True for c in checks) / len(checks)
     return round(possible * share, 2)

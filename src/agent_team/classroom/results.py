@@ -15,7 +15,7 @@ __all__ = ["Row", "all_passed", "best", "exercises_graded", "grid_table", "markd
            "totals"]
 
 # Worst last: when one learner hands in an exercise twice, the table shows the better one.
-RANK = ("passed", "failed", "not implemented", "timed out", "too much output", "out of memory",
+RANK = ("passed", "not yet", "not implemented", "timed out", "too much output", "out of memory",
         "error", "crashed", "missing", "unreadable", "no exercises", "skipped")
 QUIET = ("passed", "no exercises")   # statuses that need no line under the table
 
@@ -26,7 +26,7 @@ class Row:
     notebook: str
     exercise: str          # "3.1"; "" when the problem is the whole notebook
     status: str            # one of RANK
-    message: str = ""      # what went wrong, in words (for all but passed/failed)
+    message: str = ""      # what went wrong, in words (for all but passed / not yet)
     first_failure: str = ""  # "feedback: In the seed example: ..." (the first failing check)
     note: str = ""
     seconds: float = 0.0
@@ -40,14 +40,14 @@ class Row:
 
     def cell(self):
         """The table's short text for this exercise, with its points when it has them."""
-        if self.status == "failed" and self.first_failure:
-            text = "FAIL " + self.first_failure.split(":", 1)[0]
+        if self.status == "not yet" and self.first_failure:
+            text = "not yet " + self.first_failure.split(":", 1)[0]
         else:
-            text = {"passed": "pass", "failed": "FAIL"}.get(self.status, self.status)
+            text = {"passed": "pass"}.get(self.status, self.status)
         return f"{text} {fmt(self.score)}/{fmt(self.points)}" if self.points else text
 
     def detail(self):
-        text = self.first_failure if self.status == "failed" else self.message
+        text = self.first_failure if self.status == "not yet" else self.message
         return " ".join(filter(None, [text, f"({self.note})" if self.note else ""]))
 
 
@@ -176,7 +176,7 @@ def _junit_kind(row):
     """What JUnit calls this row: None (passed), "skipped", "failure" (the code is wrong) or "error"."""
     if row.passed:
         return None
-    return {"skipped": "skipped", "no exercises": "skipped", "failed": "failure",
+    return {"skipped": "skipped", "no exercises": "skipped", "not yet": "failure",
             "not implemented": "failure"}.get(row.status, "error")
 
 
