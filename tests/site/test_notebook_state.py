@@ -187,3 +187,27 @@ def test_anything_else_is_a_change(changed):
 
 def test_learners_part_of_no_notebook_does_not_raise():
     assert len(node({"learnersPart": None}, {"learnersPart": "text"}, {"learnersPart": {"metadata": None}})) == 3
+
+
+# -- stored-widgets.ts: a stored widget output is shown as its own HTML, a live one as the widget ----
+
+VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def bundle(model_id, html=True):
+    data = {"text/plain": "Quiz 1.1", VIEW: {"version_major": 2, "version_minor": 0, "model_id": model_id}}
+    return {**data, "text/html": "<p>Quiz 1.1</p>"} if html else data
+
+
+def test_a_stored_widget_is_shown_as_its_html_and_a_new_one_as_the_widget():
+    cells = [{"cell_type": "code", "outputs": [{"output_type": "display_data", "data": bundle("m1")},
+                                               {"output_type": "stream", "text": "x"}]},
+             {"cell_type": "markdown", "source": "m2"}, {"cell_type": "code", "outputs": [{"data": bundle("m3")}]}]
+    assert node({"storedModels": cells}) == [["m1", "m3"]]
+    assert node({"preferStored": [bundle("m1"), VIEW, ["m1", "m3"]]},     # stored: its HTML
+                {"preferStored": [bundle("m9"), VIEW, ["m1", "m3"]]},     # made by this page's kernel
+                {"preferStored": [bundle("m9"), VIEW, None]},             # the notebook still loading
+                {"preferStored": [bundle("m1", html=False), VIEW, ["m1"]]},  # no HTML to show instead
+                {"preferStored": [bundle("m1"), "text/plain", ["m1"]]},   # not drawn as a widget anyway
+                {"preferStored": [{"text/plain": "x"}, None, None]}) == [
+        "text/html", VIEW, "text/html", VIEW, "text/plain", None]

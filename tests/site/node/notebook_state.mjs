@@ -4,12 +4,14 @@
 //                                              metadata value) holds as what is known
 //   {memory: [[written, cells], ...]}          one WidgetMemory, its `complete` at each step
 //   {learnersPart: notebook}                   learnersPart
+//   {storedModels: cells}                      stored-widgets.ts: the model ids, as a sorted list
+//   {preferStored: [bundle, chosen, stored]}   preferStored (`stored` a list, or null: loading)
 // Prints one JSON line: per case {result} ({same: true} where `written` itself came back) or {error}.
 import { buildSync } from "esbuild";
 
 const src = new URL("../../../website/extension/src/", import.meta.url).pathname;
 const built = buildSync({
-  stdin: { contents: "export * from './widget-state'; export * from './unchanged';", resolveDir: src, loader: "ts" },
+  stdin: { contents: "export * from './widget-state'; export * from './unchanged'; export * from './stored-widgets';", resolveDir: src, loader: "ts" },
   bundle: true, format: "esm", write: false, logLevel: "error",
 });
 const lib = await import("data:text/javascript," + encodeURIComponent(built.outputFiles[0].text));
@@ -27,6 +29,13 @@ function run(item) {
   }
   if ("learnersPart" in item) {
     return lib.learnersPart(item.learnersPart);
+  }
+  if ("storedModels" in item) {
+    return [...lib.storedModels(item.storedModels)].sort();
+  }
+  if (item.preferStored) {
+    const [bundle, chosen, stored] = item.preferStored;
+    return lib.preferStored(bundle, chosen, stored === null ? null : new Set(stored)) ?? null;
   }
   throw new Error("unknown case " + JSON.stringify(item));
 }

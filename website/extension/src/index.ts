@@ -14,6 +14,7 @@ import type { IKernel } from '@jupyterlite/services';
 import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
 import { openedUnchanged, savedWidgets } from './notebooks';
+import { storedWidgets } from './stored-widgets';
 import { newerPublished } from './survive';
 import { startEarly } from './worker';
 
@@ -133,4 +134,4 @@ const serviceWorker: JupyterFrontEndPlugin<IServiceWorkerManager> = {
   },
 };
 
-export default [kernel, serviceWorker, savedWidgets, openedUnchanged, newerPublished];
+export default [kernel, serviceWorker, savedWidgets, storedWidgets, openedUnchanged, newerPublished];
