@@ -336,3 +336,32 @@ JS_FIND_STORED = """async (needle) => {
   }
   return {found, searched};
 }"""
+
+
+def check_connect_tells_apart(page, faults, nobody, probe_sees_answers=True):
+    """*Test connection* in the page, before any connect cell: a server that sends no CORS header and
+    a port nobody listens on both end as status 0, so the form names both causes with the fix for
+    each; then a no-cors probe (models/connection.py) finds the server that answers and says CORS
+    (where the browser lets the probe see an answer: not Firefox under the site's COEP). The test
+    call asks for 8 tokens."""
+    out = run(page, "from agent_team.widgets import Connect\n"
+                    f"forms = {{'ok': Connect('OpenAI-compatible', {faults.url + '/ok/v1'!r}, 'smol'),\n"
+                    f"         'nocors': Connect('OpenAI-compatible', {faults.url + '/nocors/v1'!r}, 'smol'),\n"
+                    f"         'nobody': Connect('OpenAI-compatible', {nobody + '/v1'!r}, 'smol')}}\n"
+                    "for name, form in forms.items():\n"
+                    "    got = form.test()\n"
+                    "    print(name, got.kind, 'check both' in got.words)")
+    assert out == "ok ok False\nnocors unreachable True\nnobody unreachable True\n", out
+    assert faults.requests[-2]["body"]["max_tokens"] == 8  # the 'ok' form's call ('nocors' came after)
+    said = "print(forms['nocors'].connection.kind, '|', forms['nobody'].connection.kind)"
+    want = f"{'cors' if probe_sees_answers else 'unreachable'} | unreachable\n"
+    for _ in range(20):  # the probes run after the cell, on the kernel's event loop
+        out = run(page, said)
+        if out == want:
+            break
+        time.sleep(0.5)
+    time.sleep(2)  # long enough for a probe to change what it should not
+    assert run(page, said) == want, out
+    out = run(page, "print(forms['nocors'].text)\nprint(forms['nobody'].text)")
+    assert ("a server answers at that address" in out) is probe_sees_answers, out
+    assert "start the server, and check the port" in out and "this page's origin allowed" in out, out

@@ -17,6 +17,7 @@ first run at once too (model_page.py holds the cells and the checks both engines
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import zipfile
@@ -24,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_cross_origin,
+from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_connect_tells_apart,
+                        check_cross_origin,
                         check_first_run_at_once, check_real_model, check_redirect_not_followed, check_runner,
                         prepare, run)
 
@@ -62,6 +64,8 @@ def page(request, browser, site_url, faults):
     context = browser.new_context()
     guard = driver.Guard(driver._origin(site_url))
     servers = [faults.url] + ([request.getfixturevalue("real_model")] if "real_model" in request.fixturenames else [])
+    if "nobody" in request.fixturenames:  # let through, so that nothing but its silence answers the page
+        servers.append(request.getfixturevalue("nobody"))
     if "redirects" in request.fixturenames:  # both let through: the guard must not be what stops a redirect
         servers += [listener.url for listener in request.getfixturevalue("redirects")]
     allowed = "|".join(re.escape(origin + "/") for origin in (guard.origin, *servers))
@@ -120,6 +124,25 @@ def test_cross_origin_calls_from_the_kernel_a_reply_a_cors_refusal_a_timeout(pag
 def test_cross_origin_calls_from_the_kernel_in_firefox(firefox, faults):
     """The same in Firefox, whose synchronous XMLHttpRequest reports a CORS refusal as status 0."""
     check_cross_origin(firefox, faults)
+
+
+@pytest.fixture(scope="module")
+def nobody():
+    """An address on 127.0.0.1 where nothing listens (a port bound, then let go)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
+
+
+def test_test_connection_tells_a_cors_refusal_from_nothing_listening(page, faults, nobody):
+    check_connect_tells_apart(page, faults, nobody)
+
+
+def test_test_connection_tells_a_cors_refusal_from_nothing_listening_in_firefox(firefox, faults, nobody):
+    """Firefox refuses the probe an opaque answer from a server without Cross-Origin-Resource-Policy (the
+    site is cross-origin isolated), so it cannot tell: both causes stay on the form, each with its fix."""
+    firefox.servers.append(nobody)
+    check_connect_tells_apart(firefox, faults, nobody, probe_sees_answers=False)
 
 
 @pytest.fixture(scope="module")

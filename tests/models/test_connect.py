@@ -234,8 +234,7 @@ class _Status0:
 
 
 @pytest.mark.parametrize("answered,kind,words", [(True, "cors", "a server answers at that address"),
-                                                 (False, "not running", "nothing answers at that address"),
-                                                 (None, "unreachable", "check both")])
+                                                 (False, "unreachable", "check both")])
 def test_in_the_browser_a_probe_tells_a_cors_refusal_from_nothing_listening(monkeypatch, answered, kind, words):
     import asyncio
 

@@ -97,13 +97,16 @@ def why_no_answer(run):
 
 
 async def probe_listening(url, seconds=5.0):
-    """In the browser: True when anything answers at ``url``, False when nothing does (or not in time).
+    """In the browser: True when something surely answers at ``url``; False when the page saw no answer.
 
     A page's call refused by CORS and a call to a port nobody listens on both end with status 0.
-    A ``fetch`` in ``no-cors`` mode tells them apart: it resolves with an opaque response for any
-    answer at all (a page may get one without the server's permission, it just cannot read it)
-    and rejects only on a network error (the Fetch standard; MDN, Response.type "opaque"). The
-    probe is a plain GET: no key, no body, nothing read from the answer.
+    A ``fetch`` in ``no-cors`` mode may tell them apart: it resolves with an opaque response for an
+    answer (a page may get one without the server's permission, it just cannot read it) and
+    rejects on a network error (the Fetch standard; MDN, Response.type "opaque"). A rejection is
+    not proof that nothing listens: this site is cross-origin isolated (COEP require-corp), and
+    Firefox then refuses the opaque answer of a server that sends no Cross-Origin-Resource-Policy
+    (measured: the probe rejected for a listening server there, resolved in Chromium). So only an
+    answer is taken as a fact. The probe is a plain GET: no key, no body, nothing read.
     """
     import js
     from pyodide.ffi import to_js
@@ -112,22 +115,22 @@ async def probe_listening(url, seconds=5.0):
         options["signal"] = js.AbortSignal.timeout(int(seconds * 1000))
     try:
         await js.fetch(url, to_js(options, dict_converter=js.Object.fromEntries))
-    except Exception:  # noqa: BLE001 -- a rejected fetch: a network error (or the probe's own timeout)
+    except Exception:  # noqa: BLE001 -- a rejected fetch: no answer this page may see
         return False
     return True
 
 
 def told_apart(connection, answered):
-    """An ``unreachable`` connection once :func:`probe_listening` said whether anything answers there."""
-    if connection.kind != "unreachable" or answered is None:
+    """An ``unreachable`` connection once :func:`probe_listening` said whether something answers there.
+
+    Only an answer decides (a server runs, so it refused this page: CORS); no answer leaves both
+    causes, with their fixes, as they were.
+    """
+    if connection.kind != "unreachable" or not answered:
         return connection
-    if answered:
-        kind, found = "cors", "a server answers at that address, so it is refusing this page (CORS)"
-    else:
-        kind, found = "not running", "nothing answers at that address at all, so no server is listening there"
     said = connection.words.split(". What to try:")[0]
-    return Connection(False, kind, f"{said}. The page checked: {found}. What to try: {_TRY[kind]}.",
-                      connection.seconds)
+    return Connection(False, "cors", f"{said}. The page checked: a server answers at that address, so it is "
+                      f"refusing this page (CORS). What to try: {_TRY['cors']}.", connection.seconds)
 
 
 def check_connection(model, seconds=30.0):
