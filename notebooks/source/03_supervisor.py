@@ -125,13 +125,14 @@ assert "REVIEW: " in machine_text(MACHINE) and "out of rounds -> STOP_FAIL" in m
 # `run.plan`, `run.turns` and `run.review` (each one role's turn, its view, its patches checked and
 # applied), `run.log` (one trace event) and `_stop` (the stop event and the result). The cell after
 # it lists every helper the loop calls, with the summary its own docstring gives, so you know what
-# each does without reading it; their code is in `src/agent_team/supervisor.py` and `turn.py`.
+# each does without reading it; their code is in the modules `agent_team.supervisor` and
+# `agent_team.turn` (`inspect.getsource(agent_team.turn)` prints one in a cell).
 # Read the loop for its shape: who speaks when, and where it stops. Two of its branches belong to
 # part 4: `if tamper is not None:` runs an injected fault (it is `None` unless part 4 passes one),
 # and `if require_plan:` calls `run.replan(rnd)`, which sends the planner again only when
 # `PLAN.md` is empty before a coder turn. `require_plan` is on by default, but in a healthy run
 # the plan is never empty, so the planner never goes again. `reviewers` is a list because a course
-# role may be added after the reviewer (CONTRIBUTING.md); here it holds the reviewer alone.
+# role may be added after the reviewer; here it holds the reviewer alone.
 
 # %%
 import inspect

@@ -636,10 +636,10 @@ Quiz("5.2")
 # a whole run read as four steps and judged by this part's gate.
 
 # %% [markdown]
-# **The whole course on one page.** [recap.md](recap.md) holds the state machine, every rule and
-# every word of parts 1 to 5 on a single sheet to print or keep open beside your own code. It sits
-# next to the part notebooks, in the top folder of the file browser (open it with *Open With →
-# Markdown Preview* to read it formatted). Part 6 follows, where you extend the team yourself, and
+# **The whole course on one page.** [The recap sheet](../recap.html#%recap) holds the state machine,
+# every rule and every word of parts 1 to 5 on a single page to print or keep open beside your own
+# code (it opens in a new tab; `recap.md`, in the top folder of the file browser, is the same
+# text). Part 6 follows, where you extend the team yourself, and
 # then an appendix that puts the same ideas beside the frameworks you are likely to meet.
 
 # %% [markdown]

@@ -308,7 +308,7 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # > A natural capstone would be a role of your
 # > own, such as a security reviewer. In the engine a role is one row of a table (`roles.py`: its
 # > turn, its allowlist, its view, its prompt, its place in the diagram), and adding one is a
-# > three-file change that `CONTRIBUTING.md` walks through and a test repeats. But it is a change
+# > three-file change that the course repository's guide for contributors walks through and a test repeats. But it is a change
 # > to the package, and a grader could only judge it by importing your edited engine, which a
 # > notebook in the browser does not have. So this part grades what you extend *through* the public
 # > functions of parts 1 to 5 (policies, hooks, evals, the gate), and leaves the fifth role to the
@@ -325,7 +325,7 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 #   the work is incomplete, and such a run ends `blocked`, never `pass`.
 #
 # **Next, part 7 — Your team with a real model:** the same team with a real model in its roles,
-# recorded or your own, and what holds. And the whole course on one page: [recap.md](recap.md).
+# recorded or your own, and what holds. And the whole course on one page: [the recap sheet](../recap.html#%recap).
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after

@@ -620,8 +620,8 @@ Quiz("8.1")
 # * Their limits count steps, rounds, tokens or dollars; **evidence** as the stop, and a runner for
 #   model-written code that holds no keys, are design choices you carry into any of them.
 #
-# **The whole course on one page:** [recap.md](recap.md), next to the part notebooks, holds the
-# state machine, every rule and every word. Print it, or keep it open while you build your own team.
+# **The whole course on one page:** [the recap sheet](../recap.html#%recap) (a new tab; `recap.md` in the
+# file browser is the same text) holds the state machine, every rule and every word. Print it, or keep it open while you build your own team.
 
 # %% [markdown]
 # **That was the last part.** Back to [the course's home page](../index.html#%home) (it opens in a new tab).
