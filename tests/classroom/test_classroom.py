@@ -184,7 +184,7 @@ def test_download_my_work_offers_the_zip_as_a_link_and_says_when_it_cannot(tmp_p
     widget = DownloadWork(root=tmp_path / "drive")
     assert "press the button" in widget.html and "agent-team-work" not in widget.html  # nothing built yet
     widget.prepare()
-    assert 'download="agent-team-work.zip"' in widget.html and "(1 notebook," in widget.html
+    assert 'download="agent-team-work.zip"' in widget.html and "(1 notebook you changed;" in widget.html
     data = base64.b64decode(widget.html.split("base64,")[1].split('"')[0])
     archive = zipfile.ZipFile(io.BytesIO(data))
     assert archive.namelist() == ["agent-team-work.json", "01_architecture.ipynb"]

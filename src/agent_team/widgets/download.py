@@ -45,6 +45,8 @@ MANIFEST = "agent-team-work.json"   # {"course", "format", "files"}
 DRIVE = "/drive"                    # where JupyterLite's kernel mounts the browser's files
 SKIP = {".ipynb_checkpoints", "solutions"}   # not the learner's work
 LINK_LIMIT = 1_500_000              # bytes: browsers refuse longer data: links
+LINK_STYLE = ("display:inline-block;padding:.3em .9em;border-radius:4px;background:#1a73e8;color:#fff;"
+              "text-decoration:none;font-weight:600")
 
 
 def work_root():
@@ -111,8 +113,11 @@ def link_html(data, names):
     """A download link for the zip (a data: link, so nothing is sent anywhere)."""
     notebooks = sum(n.endswith(".ipynb") for n in names)
     href = "data:application/zip;base64," + base64.b64encode(data).decode("ascii")
-    return (f'<a download="{ZIP_NAME}" href="{href}">Save {ZIP_NAME}</a> '
-            f"({notebooks} notebook{'' if notebooks == 1 else 's'}, {len(data) // 1024 + 1} KB). "
+    # Styled as the button it is (an unstyled link read as text: the walk's learner missed it).
+    return (f'<a download="{ZIP_NAME}" href="{href}" style="{LINK_STYLE}">Save {ZIP_NAME}</a> '
+            f"({notebooks} notebook{'' if notebooks == 1 else 's'} you changed"
+            f"{', and your progress' if progress.FILENAME in names else ''}; "
+            f"{len(data) // 1024 + 1} KB). The home page's <em>Download my work</em> saves the same zip. "
             "Hand this file in as it is.")
 
 
