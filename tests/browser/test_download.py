@@ -3,16 +3,20 @@ in the zip, and agent-team-grade reads that zip as it is.
 
 Opens part 3 in Chromium, writes the worked solution into the exercise cell, saves (JupyterLite
 keeps it in IndexedDB), runs the progress widget's cell, presses "download my work", saves the
-link's file and reads it back.
+link's file and reads it back. Then the home page's "Download my work" in the same browser: one
+thing, the same notebooks (the learner's saved work, not the parts only opened) and progress.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from pathlib import Path
 
 from browsers import driver
+
+import my_work
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +31,7 @@ JS_EDIT_AND_SAVE = """async (source) => {
 }"""
 
 
-def test_download_my_work_packs_the_saved_edits_into_a_zip_the_grader_reads(guarded, site_url, tmp_path):
+def test_download_my_work_packs_the_saved_edits_into_a_zip_the_grader_reads(guarded, site_url, site_dir, tmp_path):
     from agent_team.classroom.collect import collect
 
     page, _ = guarded
@@ -53,3 +57,8 @@ def test_download_my_work_packs_the_saved_edits_into_a_zip_the_grader_reads(guar
     (job,) = [j for j in jobs if j.notebook.endswith(":03_supervisor.ipynb")]
     assert (job.learner, job.exercise.id) == ("learner", "3.1")
     assert job.source.startswith("# EDITED IN THE BROWSER")
+    # the learner saved part 3 alone: the 7 other parts on the drive are the site's, not theirs
+    assert [n for n in names if n.endswith(".ipynb")] == ["03_supervisor.ipynb"], names
+    my_work.open_home(page, site_url, my_work.home_path(site_dir))
+    home = zipfile.ZipFile(io.BytesIO(my_work.download_zip(page)))
+    assert sorted(home.namelist()) == sorted(names)
