@@ -30,10 +30,10 @@ LEVELS = ["all namespaces", "network namespace only", "no unshare"]
 @pytest.fixture
 def level(request, monkeypatch):
     """The runner as it is on a machine that allows only ``request.param`` (re-measured, then forgotten)."""
-    def allowed(*flags, then=("true",)):
+    def allowed(*flags, then=("true",), cwd=None):
         if request.param == "no unshare" or (request.param == "network namespace only" and "-m" in flags):
             return []
-        return real(*flags, then=then)
+        return real(*flags, then=then, cwd=cwd)
     real = isolated.unshare
     monkeypatch.setattr(isolated, "unshare", allowed)
     isolated.isolation.cache_clear()
@@ -79,7 +79,8 @@ for n, folder in enumerate(sys.argv[1:]):
     attempt(f"{n} mkdir", lambda: os.mkdir(os.path.join(folder, "made")))
     attempt(f"{n} symlink", lambda: os.symlink(victim, os.path.join(folder, "link")))
     attempt(f"{n} delete", lambda: os.remove(victim))
-attempt("private tmp", lambda: open("/tmp/" + os.path.basename(sys.argv[1]) + "-escape", "x").close())
+attempt("private tmp", lambda: open(os.path.basename(sys.argv[1]) + "-escape", "x").close())  # its own folder
+attempt("system tmp", lambda: open("/tmp/" + os.path.basename(sys.argv[1]) + "-escape", "x").close())
 libc = ctypes.CDLL(None, use_errno=True)
 # a user and mount namespace of its own (full capabilities there), then remount writable and retry
 if libc.unshare(0x10000000 | 0x00020000) == 0:
@@ -96,8 +97,8 @@ def test_escaped_code_cannot_create_empty_or_delete_the_users_files(level, victi
     if "readonly" not in level.steps and "landlock" not in level.steps:
         pytest.skip(f"neither a mount namespace nor Landlock here: {level.says}")
     tried = run_probe(FILE_ATTACKS, *map(str, victims))
-    # its own /tmp is where it may create files, where it has one (a mount namespace)
-    assert tried.pop("private tmp") == ("done" if "readonly" in level.steps else "PermissionError")
+    # its own working folder is where it may create files (a private tmpfs, or Landlock's one place)
+    assert tried.pop("private tmp") == "done"
     assert tried and all(outcome != "done" for outcome in tried.values()), tried
     for folder in victims:
         assert sorted(os.listdir(folder)) == ["victim.txt"], folder
@@ -258,8 +259,8 @@ def test_the_unshare_probe_runs_once_on_first_use_never_at_import():
 
 
 def test_where_nothing_is_allowed_the_runner_says_what_is_not_enforced(monkeypatch):
-    monkeypatch.setattr(isolated, "unshare", lambda *flags, then=(): [])
-    monkeypatch.setattr(isolated, "works", lambda argv: False)   # no Landlock, no seccomp either
+    monkeypatch.setattr(isolated, "unshare", lambda *flags, then=(), cwd=None: [])
+    monkeypatch.setattr(isolated, "works", lambda argv, cwd=None: False)   # no Landlock, no seccomp either
     isolated.isolation.cache_clear()
     try:
         plan = isolated.isolation()

@@ -4,8 +4,9 @@ Run by :mod:`.isolated` as ``python -I -S -B confine.py STEPS CODE ARGS...``, in
 where the kernel allows it; STEPS is a comma list of:
 
 - ``readonly`` (only inside a new user and mount namespace): every mount this process sees is
-  made read-only, and a small private tmpfs is mounted on ``/tmp`` and made the working
-  directory: the only place a file can be created, gone when the run ends. The code then runs
+  made read-only, and a small private tmpfs is mounted on the working directory (the run's own
+  temporary folder): the only place a file can be created, gone when the run ends. Not on
+  ``/tmp``: a checkout or a virtual environment may live there, and the child imports from it. The code then runs
   without capabilities, so it cannot remount anything writable (a new user namespace of its own
   gets copies whose read-only flag the kernel locks);
 - ``landlock`` (Linux 5.13 and later, no namespace needed): files may be created, written, emptied,
@@ -78,8 +79,9 @@ def readonly():
         except OSError:
             if "ro" not in options and os.path.exists(point):
                 raise
-    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,nr_inodes=256,mode=700")
-    os.chdir("/tmp")
+    here = os.getcwd()
+    _mount("tmpfs", here, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,nr_inodes=256,mode=700")
+    os.chdir(here)   # entered again: the tmpfs, not the folder beneath it
 
 
 def drop_privileges():

@@ -11,7 +11,7 @@ confines it as far as this machine allows (:func:`isolation` says how, measured 
 
 - ``unshare -rn -i -p -f -m``: its own user, network, IPC, process and mount namespaces: no network
   (not even 127.0.0.1), no other process visible or signalled, no System V IPC object outliving
-  the run, every mount read-only but a private 1 MB tmpfs on ``/tmp`` (its working directory), no
+  the run, every mount read-only but a private 1 MB tmpfs on its working directory, no
   capabilities;
 - Landlock (Linux 5.13+, no namespace needed): files written, made or removed only in its own
   folder, and no other process's ``/proc`` entries readable;
@@ -68,19 +68,21 @@ def _python(steps):
 @functools.lru_cache(maxsize=None)
 def isolation():
     """The strongest confinement this machine allows, tried once: (unshare prefix, confine steps, words)."""
-    kept = [step for step in ("landlock", "filter") if works((*_python([step]), "pass"))]
-    for name, flags, steps in (("user, network and process namespaces", ALL_NAMESPACES, ["readonly", *kept]),
-                               ("user and network namespaces", ("-rn",), kept)):
-        prefix = unshare(*flags, then=(*_python(steps), "pass"))
-        if prefix:
-            return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, ipc="-i" in flags, users=True))
+    # in a folder of its own, as a run is: the private tmpfs goes over the working folder
+    with tempfile.TemporaryDirectory(prefix="agent-team-probe-") as folder:
+        kept = [step for step in ("landlock", "filter") if works((*_python([step]), "pass"), folder)]
+        for name, flags, steps in (("user, network and process namespaces", ALL_NAMESPACES, ["readonly", *kept]),
+                                   ("user and network namespaces", ("-rn",), kept)):
+            prefix = unshare(*flags, then=(*_python(steps), "pass"), cwd=folder)
+            if prefix:
+                return Isolation(prefix, steps, _says(name, steps, pid="-p" in flags, ipc="-i" in flags, users=True))
     return Isolation([], kept, _says("none (no unshare allowed here)", kept, pid=False, ipc=False, users=False))
 
 
 def _says(name, steps, pid, ipc, users):
     """What holds and what is not enforced, in words, for ``steps`` under these namespaces."""
     walled, filtered = "readonly" in steps or "landlock" in steps, "filter" in steps
-    held = [("a read-only file system but a private /tmp" if "readonly" in steps else
+    held = [("a read-only file system but a private working folder" if "readonly" in steps else
              "files written only in its own temporary folder (Landlock)")] if walled else []
     held += ["no network"] if users or filtered else []
     held += ["no socket, no signal, no ptrace (seccomp)"] if filtered else []

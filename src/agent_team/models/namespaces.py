@@ -15,19 +15,19 @@ __all__ = ["network_off", "unshare", "works"]
 
 
 @functools.lru_cache(maxsize=None)
-def works(argv):
-    """True if the command ``argv`` (a tuple) exits with 0 within 10 s; asked once per command."""
+def works(argv, cwd=None):
+    """True if the command ``argv`` (a tuple) exits with 0 within 10 s, run in ``cwd``; asked once."""
     try:
-        return subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL, env={},
+        return subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL, env={}, cwd=cwd,
                               timeout=10).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
 
-def unshare(*flags, then=("true",)):
-    """``[unshare, *flags]`` if this machine lets ``unshare *flags`` run ``then``; else ``[]``."""
+def unshare(*flags, then=("true",), cwd=None):
+    """``[unshare, *flags]`` if this machine lets ``unshare *flags`` run ``then`` (in ``cwd``); else ``[]``."""
     path = shutil.which("unshare")
-    if path and works((path, *flags, *then)):
+    if path and works((path, *flags, *then), cwd):
         return [path, *flags]
     return []
 
