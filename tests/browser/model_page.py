@@ -9,6 +9,7 @@ against a fault of the fault server (tests/fault_server.py) on another origin;
 from __future__ import annotations
 
 import http.server
+import json
 import re
 import threading
 import time
@@ -212,6 +213,40 @@ def check_redirect_not_followed(page, server, elsewhere):
         assert KEY not in line
 
 
+def check_echoes(page, hostile):
+    """The browser's client against a hostile server (tests/hostile_server.py, with CORS) that
+    echoes the key back in every encoding a reply, an error or a page can carry it: the key, or
+    any 12 characters of it, is in nothing a turn hands on (what the trace keeps), decoded or not,
+    nor in the connection test's words and the Connect form's HTML."""
+    from hostile_server import ECHOES, ERRORS
+
+    for name, reply in {**ECHOES, **ERRORS}.items():
+        body = reply(KEY)
+        hostile.routes[name] = (lambda raw: (lambda request: raw))(
+            body if isinstance(body, list) else [(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                  b"Content-Length: " + str(len(body.encode())).encode()
+                                                  + b"\r\nConnection: close\r\n\r\n" + body.encode(), 0)])
+    names = list(ECHOES) + list(ERRORS)
+    out = run(page, "import json, html, urllib.parse\n"
+                    "from agent_team.models import openai_chat\n"
+                    "from agent_team.models.connection import check_connection\n"
+                    "from agent_team.render.connect import connect_html\n"
+                    "said = []\n"
+                    f"for name in {names!r}:\n"
+                    f"    model = openai_chat({hostile.url!r} + '/' + name + '/v1', 'smol', key={KEY!r})\n"
+                    "    view = make_view('coder', GOAL, initial_repo(), [])\n"
+                    "    turn = llm_policy('coder', model, retries=0, seconds=10)(GOAL, view)\n"
+                    "    conn = check_connection(model, seconds=5)\n"
+                    "    text = json.dumps(turn, default=repr) + conn.words + connect_html('p', name, 'smol', conn)\n"
+                    "    said.append(text + html.unescape(urllib.parse.unquote(urllib.parse.unquote(text))))\n"
+                    "print(json.dumps(said))", timeout=240)
+    said = json.loads(out)
+    assert len(said) == len(names), out[:500]
+    for name, text in zip(names, said):
+        for piece in (KEY, KEY[:12], KEY[-12:], KEY[10:22]):
+            assert piece not in text and json.dumps(piece)[1:-1] not in text, (name, text[:800])
+
+
 def check_first_run_at_once(page, faults, times=5):
     """The cell after the one that made a keyed model asks the runner at once, `times` times over,
     each with a fresh runner: every first boot answers. Both cells are sent together, as "run all"
@@ -365,3 +400,41 @@ def check_connect_tells_apart(page, faults, nobody, probe_sees_answers=True):
     out = run(page, "print(forms['nocors'].text)\nprint(forms['nobody'].text)")
     assert ("a server answers at that address" in out) is probe_sees_answers, out
     assert "start the server, and check the port" in out and "this page's origin allowed" in out, out
+
+
+# Runs one cell and returns [seconds since it was sent, text] for each piece of its printed output.
+JS_STREAM_TIMES = """async ([code, seconds]) => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const started = Date.now(), pieces = [];
+  const future = kernel.requestExecute({code});
+  future.onIOPub = (msg) => {
+    if (msg.header.msg_type === 'stream') pieces.push([(Date.now() - started) / 1000, msg.content.text]);
+    if (msg.header.msg_type === 'error') pieces.push([(Date.now() - started) / 1000, msg.content.evalue]);
+  };
+  const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
+  await Promise.race([future.done, timeout]);
+  return pieces;
+}"""
+
+
+def check_live_eval_shows_progress(page, faults):
+    """Part 7's live eval (models/live.py, compare_live) in the page: each case's line reaches the page
+    while the kernel still waits for the model, not all at the end. The server takes 2 s a call, so
+    lines that stream arrive at least 2 s apart; held back to the end they would arrive together."""
+    code = ("from agent_team.models.live import compare_live\n"
+            "from agent_team.recordings import GATE_CASES\n"
+            f"slow = openai_chat({faults.url + '/slow-2/v1'!r}, 'smol')\n"
+            "rows = compare_live(GATE_CASES[:2], slow, seconds=20)\n"
+            "print('rows', len(rows))")
+    pieces = page.evaluate(JS_STREAM_TIMES, [code, 120])
+    lines, start = [], None  # each line with the time its first piece arrived (print sends pieces)
+    for at, text in pieces:
+        for part in text.splitlines(keepends=True):
+            if start is None:
+                start = [at, ""]
+            start[1] += part
+            if part.endswith("\n"):
+                lines.append((start[0], start[1].strip()))
+                start = None
+    assert [line.split(":")[0] for _, line in lines] == ["case 1 of 2", "case 2 of 2", "done", "rows 2"], pieces
+    assert lines[1][0] - lines[0][0] >= 1.9, pieces  # case 2's line came after case 1's call, not with the rest

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import pytest
 
+from hostile_server import Hostile
 from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_connect_tells_apart,
-                        check_cross_origin,
-                        check_first_run_at_once, check_real_model, check_redirect_not_followed, check_runner,
-                        prepare, run)
+                        check_cross_origin, check_live_eval_shows_progress,
+                        check_echoes, check_first_run_at_once, check_real_model, check_redirect_not_followed,
+                        check_runner, prepare, run)
 
 from browsers import driver, engines
 
@@ -64,6 +65,8 @@ def page(request, browser, site_url, faults):
     context = browser.new_context()
     guard = driver.Guard(driver._origin(site_url))
     servers = [faults.url] + ([request.getfixturevalue("real_model")] if "real_model" in request.fixturenames else [])
+    if "hostile" in request.fixturenames:
+        servers.append(request.getfixturevalue("hostile").url)
     if "nobody" in request.fixturenames:  # let through, so that nothing but its silence answers the page
         servers.append(request.getfixturevalue("nobody"))
     if "redirects" in request.fixturenames:  # both let through: the guard must not be what stops a redirect
@@ -143,6 +146,32 @@ def test_test_connection_tells_a_cors_refusal_from_nothing_listening_in_firefox(
     site is cross-origin isolated), so it cannot tell: both causes stay on the form, each with its fix."""
     firefox.servers.append(nobody)
     check_connect_tells_apart(firefox, faults, nobody, probe_sees_answers=False)
+
+
+def test_the_live_eval_shows_each_case_while_it_waits(page, faults):
+    check_live_eval_shows_progress(page, faults)
+
+
+def test_the_live_eval_shows_each_case_while_it_waits_in_firefox(firefox, faults):
+    check_live_eval_shows_progress(firefox, faults)
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """A hostile model server with CORS (tests/hostile_server.py)."""
+    server = Hostile(cors=True)
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_key_echoed_in_any_encoding_reaches_nothing_a_turn_hands_on(hostile, page):
+    check_echoes(page, hostile)
+
+
+def test_a_key_echoed_in_any_encoding_reaches_nothing_a_turn_hands_on_in_firefox(hostile, firefox):
+    firefox.servers.append(hostile.url)
+    check_echoes(firefox, hostile)
 
 
 @pytest.fixture(scope="module")
