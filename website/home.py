@@ -177,8 +177,8 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
 </section>
 <section id="my-work" aria-labelledby="my-work-h">
 <h2 id="my-work-h">Your work</h2>
-<p data-fallback>The <em>Download my work</em> button under the progress table at the end of
-each part saves your notebooks and progress as one zip file.</p>
+<p data-fallback>Your changed notebooks and your progress, as one zip file to keep or hand in: the
+button below, or the one under the progress table at the end of each part (both save the same zip).</p>
 </section>
 <section id="kept" aria-labelledby="kept-h">
 <h2 id="kept-h">Where your work is kept</h2>
