@@ -438,3 +438,17 @@ def check_live_eval_shows_progress(page, faults):
                 start = None
     assert [line.split(":")[0] for _, line in lines] == ["case 1 of 2", "case 2 of 2", "done", "rows 2"], pieces
     assert lines[1][0] - lines[0][0] >= 1.9, pieces  # case 2's line came after case 1's call, not with the rest
+
+
+def check_testing_shown(page, faults):
+    """The form's *test connection* button, pressed before any connect cell, on a server that takes 3 s:
+    the form says "testing…" while the call waits, then "connected" (the walk saw no change for 15-44 s)."""
+    cells = ["from agent_team.widgets import Connect\n"
+             f"Connect('OpenAI-compatible', {faults.url + '/slow-3/v1'!r}, 'smol')"]
+    assert page.evaluate(JS_WRITE_CELLS, cells) == 1
+    page.evaluate(driver.JS_START_RUN_ALL, "notebook:run-all-cells")
+    page.wait_for_function(driver.JS_RUN_ALL_DONE, timeout=120_000, polling=100)
+    page.locator("button:has-text('test connection')").click()
+    page.locator("text=testing…").wait_for(timeout=30_000)
+    page.locator("text=connected OpenAI-compatible").wait_for(timeout=60_000)
+    assert faults.requests[-1]["body"]["max_tokens"] == 8

@@ -27,7 +27,7 @@ import pytest
 
 from hostile_server import Hostile
 from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_connect_tells_apart,
-                        check_cross_origin, check_live_eval_shows_progress,
+                        check_cross_origin, check_live_eval_shows_progress, check_testing_shown,
                         check_echoes, check_first_run_at_once, check_real_model, check_redirect_not_followed,
                         check_runner, prepare, run)
 
@@ -154,6 +154,10 @@ def test_the_live_eval_shows_each_case_while_it_waits(page, faults):
 
 def test_the_live_eval_shows_each_case_while_it_waits_in_firefox(firefox, faults):
     check_live_eval_shows_progress(firefox, faults)
+
+
+def test_the_connect_forms_button_says_testing_while_it_waits(page, faults):
+    check_testing_shown(page, faults)
 
 
 @pytest.fixture(scope="module")
