@@ -245,6 +245,9 @@ def check_echoes(page, hostile):
     for name, text in zip(names, said):
         for piece in (KEY, KEY[:12], KEY[-12:], KEY[10:22]):
             assert piece not in text and json.dumps(piece)[1:-1] not in text, (name, text[:800])
+    # and nothing the site keeps holds it (the whole key: its last 12 letters are in the site's scripts)
+    stored = page.evaluate(JS_FIND_STORED, KEY)
+    assert stored["searched"] > 0 and stored["found"] == [], stored
 
 
 def check_first_run_at_once(page, faults, times=5):

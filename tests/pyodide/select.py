@@ -31,7 +31,8 @@ NOT_LAYERS = {"browser", "pyodide", "data", "models", "__pycache__"}
 EXCLUDE = {name: "reads notebooks/ and tools/, which this run does not copy"
            for name in ("test_notebook_sources.py", "test_notebook_solutions.py",
                         "test_reference_mutants.py", "test_ex_5_1_reference_mutants.py",
-                        "test_ex_7_1_reference_mutants.py")}
+                        "test_ex_7_1_reference_mutants.py", "test_spoilers.py", "test_quizzes.py",
+                        "test_no_spoilers.py")}
 # Single tests where Pyodide differs from CPython: (file, a piece of the test id, action, why).
 # "deselect" is for cases that crash the interpreter itself (nothing else would run after them);
 # "xfail" for a different but harmless answer. Each one is printed at every run.
