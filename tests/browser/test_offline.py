@@ -99,7 +99,7 @@ def test_a_return_visit_works_with_the_server_down(request, browser, site_dir):
         page.goto(base)
         page.wait_for_function("() => window.__agentTeamHome && window.__agentTeamHome.record", timeout=30_000)
         assert page.evaluate(JS_BADGE, "1.1") == "passed", "the home page offline lost the progress"
-        assert page.inner_text("#continue").startswith("Continue: Part 1")
+        assert page.inner_text("#continue").startswith("Continue: Part 2"), "part 1 passed: part 2 is next"
         assert not guard.blocked, f"requests to other origins: {guard.blocked}"
         print(f"online visit {online:.1f} s, offline return (part 1 idle, a cell, home) "
               f"{time.monotonic() - offline:.1f} s")
