@@ -91,15 +91,9 @@ def test_the_site_shows_links_at_all(site):
     assert any(p == "files/01_architecture.ipynb" and link == "02_policies.ipynb" for p, link in links)
 
 
-# Part 7 is being rewritten beside this test (issue 35 item 4); its solutions' recap link is the one
-# left: `[recap.md](recap.md)` is to become `[the recap sheet](../recap.html#%recap)` as in parts 5, 6
-# and 8. Remove this line with that change.
-PENDING = {"files/solutions/07_real_model.ipynb: recap.md"}
-
-
 def test_every_link_the_site_shows_opens_something_it_ships(site):
     broken = [f"{page}: {link}" for page, link in every_link(site) if not resolves(site, page, link)]
-    assert not set(broken) - PENDING, "links to nothing on the site:\n" + "\n".join(broken)
+    assert not broken, "links to nothing on the site:\n" + "\n".join(broken)
 
 
 def test_a_link_to_a_file_the_site_does_not_ship_is_found(site):
