@@ -610,7 +610,7 @@ Quiz("7.2")
 # sandboxed execution) in AutoGen, LangGraph, CrewAI, MetaGPT and ChatDev. The whole course on
 # one page: [the recap sheet](../recap.html#%recap).
 
-# %% [markdown]
+# %% [markdown] tags=["closing"]
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 

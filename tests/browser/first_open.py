@@ -4,8 +4,8 @@ and, in every engine, journey.py: only page.evaluate, no Playwright locators).
 Every stored output must render as stored, as JupyterLab with a Jupyter server shows it:
 - printed (stream) text exactly as stored: no "," starting the lines after the first;
 - stored HTML/SVG outputs rendered, not sanitized away (so: as many <svg> drawings as stored);
-- every saved widget rendered from the widget state stored in the notebook: no
-  "Loading widget..." or "Error displaying widget" placeholders;
+- every saved widget shown: as its static HTML (website/extension/src/stored-widgets.ts) or, once
+  its cell runs, live; no "Loading widget..." or "Error displaying widget" placeholders;
 - in a learner form, no answer before the learner gives it (tools/learner_form.py): no prediction
   checked against its run ("What happened: ..."), every prediction form's choices open.
 """
@@ -25,9 +25,10 @@ PLACEHOLDERS = ("Loading widget...", "Error displaying widget")
 
 
 def stored(path: Path):
-    """(stream texts, number of <svg> in non-widget outputs, number of widget outputs) as committed."""
+    """(stream texts, number of <svg> in non-widget outputs, number of widget outputs, number of
+    other outputs shown as HTML) as committed."""
     nb = json.loads(path.read_text())
-    streams, svgs, widgets = [], 0, 0
+    streams, svgs, widgets, htmls = [], 0, 0, 0
     for cell in nb["cells"]:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
@@ -38,7 +39,8 @@ def stored(path: Path):
             else:
                 svgs += driver._join(data.get("text/html", "")).count("<svg")
                 svgs += "image/svg+xml" in data
-    return streams, svgs, widgets
+                htmls += "text/html" in data
+    return streams, svgs, widgets, htmls
 
 
 def problems(page, path: Path, timeout=60):
@@ -57,7 +59,7 @@ def problems(page, path: Path, timeout=60):
         time.sleep(0.5)
 
 
-def _differences(page, streams, svgs, widgets):
+def _differences(page, streams, svgs, widgets, htmls):
     found = []
     rendered = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, STDOUT))
     commas = [line for line in rendered.splitlines() if line.startswith(",")]
@@ -66,11 +68,14 @@ def _differences(page, streams, svgs, widgets):
     missing = [s for s in streams if s.rstrip("\n") not in rendered]
     if missing:
         found.append(f"{len(missing)} stored printed outputs not shown as stored, e.g. {missing[0][:80]!r}")
+    # a saved widget is shown live or as its stored HTML: together, every widget and every HTML output
     views = page.evaluate(JS_COUNT, ".jp-OutputArea-output > .jupyter-widgets")
+    shown = page.evaluate(JS_COUNT, ".jp-OutputArea-output[data-mime-type='text/html']")
     texts = "\n".join(page.evaluate(JS_OUTPUT_TEXTS, ".jp-OutputArea-output"))
     waiting = [p for p in PLACEHOLDERS if p in texts]
-    if waiting or views < widgets:
-        found.append(f"{widgets} saved widgets, {views} rendered; placeholders shown: {waiting}")
+    if waiting or views + shown < widgets + htmls:
+        found.append(f"{widgets} saved widgets and {htmls} HTML outputs, {views} live views and {shown} shown "
+                     f"as HTML; placeholders shown: {waiting}")
     if page.evaluate(driver.JS_MODIFIED):
         found.append("marked modified though nothing was changed: closing asks to save, autosave stores "
                      "a copy (website/extension/src/unchanged.ts)")

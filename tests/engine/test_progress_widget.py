@@ -10,7 +10,7 @@ from agent_team import widgets as W
 def test_the_progress_widget_shows_each_parts_line_and_the_next_part(tmp_path):
     file = walk_record.write_walk(tmp_path / "p.json")
     shown = W.Progress(file)
-    part4 = "Part 4: failure injection: 2 of 2 passed · 2 graded · 3 hints seen · 13 predictions made (12 right)"
+    part4 = f"Part 4: failure injection: 2 of 2 passed · 2 graded · 3 hints seen · {walk_record.PART4_PREDICTIONS}"
     for view in (shown.text, shown.html):
         assert part4 in view and "3 quizzes answered" in view, view
         assert "Next: Part 5: from fakes to a real team." in view
