@@ -6,9 +6,9 @@ Two things the slot's own :func:`~agent_team.retry.check_decision` does not do f
   ``int`` subclass ``0`` all print as ``('retry', 0)``; a message saying "returned ('retry', 0);
   return a tuple ..." sends a learner looking for a bug that is not there. So the part that is
   wrong is named by its type ("the wait is a MyInt, not an int or a float").
-- *It costs the same whatever was returned.* Every value is described with :mod:`reprlib`
-  (a few items of each container), so a ten-million-item list is read in microseconds, where a
-  full ``repr`` took seconds per case.
+- *It costs the same whatever was returned.* Every value is described with
+  :func:`~agent_team.clip.safe_repr`, which writes a container only as far as it is shown, so a
+  ten-million-item list is read in microseconds, where a full ``repr`` took seconds per case.
 
 And ``without_sleeping``: the text says "the slot does the waiting, not your function". A
 decision that calls ``time.sleep`` (or a ``sleep`` imported from ``time``) gets a recorder for the
@@ -16,27 +16,20 @@ length of each call: nothing waits, and the grader says so under ``shape``.
 """
 
 import math
-import reprlib
 import time
 
+from ..clip import safe_repr
 from ..retry import STOP_REASONS, check_decision
 from .shapes import kind
 
 __all__ = ["read_decision", "without_sleeping"]
 
-_SHORT = reprlib.Repr()
-_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 4
-_SHORT.maxstring = _SHORT.maxother = 40
-_SHORT.maxlevel = 2
-
 _NUMBER = "an int or a float"
 
 
 def _short(value):
-    try:
-        return _SHORT.repr(value)
-    except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
-        return "(a value whose repr failed)"
+    """A value as a message quotes it: 40 characters at most, at that cost whatever its size."""
+    return safe_repr(value, 40)
 
 
 def _part_problem(action, what):
