@@ -47,6 +47,7 @@ def test_every_check_has_named_cases_and_every_turn_is_replayed():
     names = {name for name, _ in ex_retry.REQUIREMENTS}
     assert {check for check, _, _ in MOMENTS} == names - {"shape", "in the slot"}
     assert len(REPLAYS) >= 12
+    assert set(STOP_REASONS) <= names  # a failed stop case quotes the rule of its reason (ex_retry._why)
 
 
 def test_the_graders_attempts_have_the_keys_the_slot_gives():

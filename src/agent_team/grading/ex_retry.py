@@ -217,10 +217,6 @@ def _wait_check(last):
     return "retry after" if last["retry_after"] is not None else "backoff"
 
 
-_STOP_CHECK = {"bad key": "bad key", "unknown model": "unknown model", "refused": "refused",
-               "bad replies": "bad replies", "out of attempts": "out of attempts", "out of time": "out of time"}
-
-
 def _why(attempts, budget, want):
     """Why ``want`` is right at this moment, in the words of the rules that decide it.
 
@@ -230,7 +226,7 @@ def _why(attempts, budget, want):
     """
     n, last = len(attempts), attempts[-1]
     if want[0] == "stop":
-        rule = RULE[_STOP_CHECK[want[1]]]
+        rule = RULE[want[1]]  # each stop reason is the check of its rule
         if want[1] == "out of attempts":
             return f"{n} of {budget['attempts']} attempts are used: {rule}"
         if want[1] == "out of time":
