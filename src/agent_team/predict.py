@@ -61,10 +61,6 @@ class Prediction:
     answers: tuple  # the key: one option per question, what the run shows
     why: str        # shown under the run, after the reveal
 
-    @property
-    def part(self):
-        return int(self.key.split(":")[0].removeprefix("part "))
-
 
 SHAPES = ("content is the number 42, not text", "content of 25,000 characters",
           "content of exactly 20,000 characters", "9 patches in one turn, all to src/fizzbuzz.py",

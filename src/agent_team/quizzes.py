@@ -23,10 +23,6 @@ class Question:
     explanation: str         # why it is right, shown once it is checked
     explanations: tuple = () # why each choice is wrong (None for the right one), aligned with choices
 
-    @property
-    def part(self):
-        return int(self.id.split(".")[0])
-
 
 QUIZZES = (
     Question(
