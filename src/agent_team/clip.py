@@ -35,7 +35,7 @@ def safe_repr(value, limit=120):
     as the same characters ``repr`` would have started with.
     """
     try:
-        text = repr(value) if limit is None else _repr_upto(value, limit + 1, set())
+        text = repr(value) if limit is None else _upto(value, limit + 1, set())[0]
     except BaseException:  # noqa: BLE001 -- a hostile __repr__ is still just data
         text = f"<{type(value).__name__} whose repr failed>"
     return text if limit is None else clip(text, limit)
@@ -44,18 +44,14 @@ def safe_repr(value, limit=120):
 _BRACKETS = {list: ("[", "]"), tuple: ("(", ")"), dict: ("{", "}"), set: ("{", "}"), frozenset: ("frozenset({", "})")}
 
 
-def _repr_upto(value, budget, inside):
-    """The start of ``repr(value)``, at least ``budget`` characters of it when it is that long.
-
-    Exact builtin containers only (their repr is known); anything else is its own ``repr``. A
-    container already being written is ``[...]`` / ``{...}``, as ``repr`` writes it.
-    """
-    return _upto(value, budget, inside)[0]
-
-
 def _upto(value, budget, inside):
     """``(text, whole)``: the start of ``repr(value)`` (``budget`` characters at least, or all of it),
-    and whether that is all of it."""
+    and whether that is all of it.
+
+    Exact builtin containers only (their repr is known); anything else is its own ``repr``. A
+    container already being written (its id in ``inside``) is ``[...]`` / ``{...}``, as ``repr``
+    writes it.
+    """
     kind = type(value)
     if kind not in _BRACKETS or not value:
         return repr(value), True
