@@ -23,7 +23,8 @@ import os
 from . import course
 
 __all__ = ["BY_PART", "KEY_PARTS", "FILENAME", "ENABLED", "path", "load", "record", "status", "reset",
-           "record_hint", "hints", "record_prediction", "predictions", "record_quiz", "quizzes", "part_of"]
+           "record_hint", "hints", "record_prediction", "predictions", "record_quiz", "quizzes", "part_of",
+           "tables"]
 
 FILENAME = "agent_team_progress.json"
 ENABLED = True
@@ -137,6 +138,14 @@ def _table(name, file=None, data=None):
         data = {} if file is None else _read(file)
     table = data.get(name)
     return _TABLES[name](table) if isinstance(table, dict) else {}
+
+
+def tables(file=None):
+    """Every table of the progress file from one read, each cleaned as its own reader cleans it:
+    ``{"exercises": load(), "hints": hints(), "predictions": predictions(), "quizzes": quizzes()}``."""
+    file = file or path()
+    data = {} if file is None else _read(file)
+    return {name: _table(name, data=data) for name in _TABLES}
 
 
 def load(file=None):

@@ -16,8 +16,8 @@ def by_part(file=None):
     "passed", "graded", "hints", "predictions", "right", "quizzes", "finished"}``; ``passed``
     counts exercises passed at least once, ``graded`` those graded at least once, ``right`` the
     predictions the run bore out."""
-    saved, seen = progress.load(file), progress.hints(file)
-    predictions, quizzes = progress.predictions(file), progress.quizzes(file)
+    record = progress.tables(file)  # one read of the file, not one per table
+    saved, seen, predictions, quizzes = (record[name] for name in ("exercises", "hints", "predictions", "quizzes"))
     rows = []
     for number, (key, title, exercises) in enumerate(progress.BY_PART, 1):
         ids = [ex_id for ex_id, _ in exercises]

@@ -174,6 +174,8 @@ def test_quizzes_are_recorded_with_their_tries_and_a_stated_part(tmp_path):
     assert progress.record_prediction("guess", "a", "a", file, part=3) is True
     assert progress.predictions(file)["guess"] == {"predicted": "a", "actual": "a", "right": True, "part": 3}
     assert progress.load(file) == {} and progress.hints(file) == {}  # the other tables untouched
+    assert progress.tables(file) == {"exercises": {}, "hints": {}, "predictions": progress.predictions(file),
+                                     "quizzes": progress.quizzes(file)}  # one read, the same tables
 
 
 def test_a_walk_of_parts_1_to_4_is_counted_per_part_and_continues_with_part_5(tmp_path):
