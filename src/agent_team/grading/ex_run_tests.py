@@ -271,6 +271,13 @@ class _Grading:
             return
         self.report.tried("one fresh dict")
         fail = self.report.check("one fresh dict").fail
+
+        def differs(run):  # from the correct fizzbuzz's score, which a fresh dict gives every time
+            return (run["passed"], run["failed"]) != (correct["passed"], correct["failed"])
+
+        def held(run):  # the error naming the names left in the dict, else the errors
+            return clip(next((e for e in run["errors"] if "already held" in e), safe_repr(run["errors"], 200)), 200)
+
         if before["passed"]:  # nothing to run can pass nothing: a fizzbuzz came from an earlier call
             fail(f"A source with no fizzbuzz must score 0 of 4 (it has nothing to run), but yours scored "
                  f"{before['passed']} of 4, and {after['passed']} of 4 right after a correct one: a fizzbuzz "
@@ -280,23 +287,21 @@ class _Grading:
             fail(f"A source with no fizzbuzz scored 0 of 4 alone, as it must, but {after['passed']} of 4 "
                  "right after a correct one: the correct fizzbuzz from that earlier call was still in "
                  "the dict. exec each source into a new dict.")
-        elif (helper["passed"], helper["failed"]) != (correct["passed"], correct["failed"]):
+        elif differs(helper):
             fail(f"A correct fizzbuzz scored {correct['passed']} of 4, but only {helper['passed']} of 4 "
                  f"when it calls a helper defined next to it ({safe_repr(helper['errors'])}): exec the source "
                  "into one dict, used as its globals, so that its functions find each other.")
-        elif (looks["passed"], looks["failed"]) != (correct["passed"], correct["failed"]):
-            held = next((e for e in looks["errors"] if "already held" in e), safe_repr(looks["errors"], 200))
+        elif differs(looks):
             fail(f"A correct fizzbuzz that lists the names already in its dict when it loads scored "
-                 f"{looks['passed']} of 4 ({clip(held, 200)}): those names are left from an earlier call, "
+                 f"{looks['passed']} of 4 ({held(looks)}): those names are left from an earlier call, "
                  "or the dict is your own module's globals(). exec each source into a new dict, made "
                  "inside run_tests on every call.")
-        elif (again["passed"], again["failed"]) != (correct["passed"], correct["failed"]):
-            held = next((e for e in again["errors"] if "already held" in e), safe_repr(again["errors"], 200))
+        elif differs(again):
             fail(f"The same correct fizzbuzz scored {looks['passed']} of 4 the first time and {again['passed']} "
-                 f"of 4 when run again ({clip(held, 200)}): its dict was kept from the first call (a dict per "
+                 f"of 4 when run again ({held(again)}): its dict was kept from the first call (a dict per "
                  "source is still a dict kept between calls). exec each source into a new dict, made inside "
                  "run_tests on every call.")
-        elif any((n["passed"], n["failed"]) != (correct["passed"], correct["failed"]) for n in new):
+        elif any(differs(n) for n in new):
             fail(f"A correct fizzbuzz that asks whether its dict is new scored {new[0]['passed']} of 4, then "
                  f"{new[1]['passed']} of 4 on the next call: that dict was one an earlier call used, emptied. "
                  "Emptied is not fresh: exec each source into a new dict ({}), made inside run_tests on "
