@@ -157,20 +157,24 @@ def run_all(page, timeout=300, command="notebook:run-all-cells"):
     return page.evaluate("() => window.__runAll.ok"), time.monotonic() - start
 
 
-# Run code in the open notebook's kernel, not in a cell: {status of the reply, what it printed}.
-JS_EXECUTE = """async ([code, seconds]) => {
+# Run code in the open notebook's kernel, not in a cell: each of `codes` sent at once (as "run all"
+# queues cells), each one's {status of its reply, what it printed} once all have answered.
+JS_EXECUTE = """async ([codes, seconds]) => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  let out = '';
-  const future = kernel.requestExecute({code});
-  future.onIOPub = (msg) => {
-    if (msg.header.msg_type === 'stream') out += msg.content.text;
-    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+  const send = async (code) => {
+    let out = '';
+    const future = kernel.requestExecute({code});
+    future.onIOPub = (msg) => {
+      if (msg.header.msg_type === 'stream') out += msg.content.text;
+      if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+    };
+    const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
+    const reply = await Promise.race([future.done, timeout]);
+    // without a reply, what the kernel looked like then: the one trace a kernel that stopped answering leaves
+    return {status: reply ? reply.content.status
+      : `no reply within ${seconds} s (kernel ${kernel.status}, ${kernel.connectionStatus})`, out};
   };
-  const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
-  const reply = await Promise.race([future.done, timeout]);
-  // without a reply, what the kernel looked like then: the one trace a kernel that stopped answering leaves
-  return {status: reply ? reply.content.status
-    : `no reply within ${seconds} s (kernel ${kernel.status}, ${kernel.connectionStatus})`, out};
+  return Promise.all(codes.map(send));
 }"""
 
 
@@ -203,7 +207,13 @@ JS_INTERRUPT = """async () => {
 
 def execute(page, code, timeout=30):
     """Run `code` in the kernel of the open notebook: {"status": "ok" or ..., "out": printed text}."""
-    return page.evaluate(JS_EXECUTE, [code, timeout])
+    return execute_at_once(page, [code], timeout)[0]
+
+
+def execute_at_once(page, codes, timeout=30):
+    """Send each of `codes` to the open notebook's kernel at once (no pause between, as "run all"
+    queues cells); [{"status", "out"}, ...] once all have answered or `timeout` s have passed."""
+    return page.evaluate(JS_EXECUTE, [codes, timeout])
 
 
 def worker_value(page, name):

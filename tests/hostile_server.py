@@ -13,16 +13,26 @@ import time
 import urllib.parse
 
 class Hostile(socketserver.ThreadingTCPServer):
-    """Each request's first path segment names a route: ``route(request) -> [(bytes, pause), ...]``."""
+    """Each request's first path segment names a route: ``route(request) -> [(bytes, pause), ...]``;
+    ``default``, the route of any other path. Every request is recorded (``requests``) before it is
+    answered. A ``with`` block stops it at its end."""
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, cors=False):
+    def __init__(self, cors=False, default=None):
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.routes, self.requests, self.cors = {}, [], cors
+        self.routes, self.requests, self.cors, self.default = {}, [], cors, default
         self.url = f"http://127.0.0.1:{self.server_address[1]}"
         threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def __exit__(self, *exc):
+        self.shutdown()
+        self.server_close()
+
+    def heard(self, method=None):
+        """What was asked, as "METHOD /path" lines (of one method only, if given)."""
+        return [f"{r['method']} {r['path']}" for r in self.requests if method in (None, r["method"])]
 
 
 class _Handler(socketserver.StreamRequestHandler):
@@ -43,7 +53,10 @@ class _Handler(socketserver.StreamRequestHandler):
             path = urllib.parse.urlsplit(path).path
         request = {"method": method, "path": path, "headers": headers, "body": body}
         self.server.requests.append(request)
-        route = self.server.routes[path.strip("/").split("/")[0]]
+        first = path.strip("/").split("/")[0]
+        route = self.server.routes.get(first) or self.server.default
+        if route is None:
+            raise KeyError(f"no route {first!r}")
         if self.server.cors and method == "OPTIONS":
             asked = headers.get("access-control-request-headers", "*")
             route = _preflight(asked)
@@ -58,6 +71,16 @@ class _Handler(socketserver.StreamRequestHandler):
                     time.sleep(pause)
         except OSError:  # the client gave up: that is what a deadline does
             pass
+
+
+def allow_all(request):
+    """An empty answer anything may read or load (CORS, CORP), whatever was asked."""
+    return answer(200, b"", ["Cross-Origin-Resource-Policy: cross-origin"], content_type="text/javascript")
+
+
+def redirect_to(url):
+    """A route answering every request with a 307 to the same path at ``url``."""
+    return lambda request: answer(307, b"", [f"Location: {url}{request['path']}"])
 
 
 def answer(status, body, headers=(), content_type="application/json"):

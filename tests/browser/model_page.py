@@ -8,14 +8,12 @@ against a fault of the fault server (tests/fault_server.py) on another origin;
 
 from __future__ import annotations
 
-import http.server
 import json
 import re
-import threading
 import time
-from urllib.parse import urlsplit
 
 from browsers import driver
+from hostile_server import ECHOES, ERRORS, Hostile, allow_all, answer
 
 KEY = "sk-test-browser-0123456789abcdefghijkl"
 
@@ -139,63 +137,20 @@ RESULT = ran"""
 def check_no_way_out(page):
     """No request leaves the runner by any route it still has, whatever ran: the listener, which
     would answer anything (CORS and CORP allowed), hears nothing; OPFS is not there at all."""
-    with Listener() as heard:
+    with Hostile(cors=True, default=allow_all) as listener:
         out = run(page, "print(worker_runner.run_python_in_worker("
-                        + repr(ESCAPES.format(url=heard.url, ws=heard.url.replace("http", "ws"))) + "))")
+                        + repr(ESCAPES.format(url=listener.url, ws=listener.url.replace("http", "ws"))) + "))")
         time.sleep(3)  # what ran asked asynchronously: long enough for a request to arrive
-    assert heard.paths == [], (heard.paths, out)
+    assert listener.heard() == [], (listener.heard(), out)
     assert "opfs" not in out and "font" not in out, out
 
 
-class Listener:
-    """An HTTP server on 127.0.0.1 that records every request (path and headers) and allows it
-    everything (CORS, CORP); with `redirect_to`, it answers every POST with a 307 there."""
-
-    def __init__(self, redirect_to=None):
-        self.redirect_to = redirect_to
-
-    def __enter__(self):
-        paths, heard, redirect_to = self.paths, self.heard, self.redirect_to = [], [], self.redirect_to
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def _any(self):
-                path = urlsplit(self.path)._replace(scheme="", netloc="").geturl()  # a proxy's absolute form
-                paths.append(f"{self.command} {path}")
-                heard.append({k.lower(): v for k, v in self.headers.items()})
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                moved = redirect_to and self.command == "POST"
-                self.send_response(307 if moved else 200)
-                asked = self.headers.get("Access-Control-Request-Headers") or "*"
-                for name, value in (("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Headers", asked),
-                                    ("Access-Control-Allow-Methods", "POST"),
-                                    ("Cross-Origin-Resource-Policy", "cross-origin"),
-                                    ("Content-Type", "text/javascript"), ("Content-Length", "0")):
-                    self.send_header(name, value)
-                if moved:
-                    self.send_header("Location", redirect_to + path)
-                self.end_headers()
-
-            do_GET = do_POST = do_OPTIONS = _any  # noqa: N815 (http.server's names)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 def check_redirect_not_followed(page, server, elsewhere):
-    """A model server that redirects a keyed call to another origin (`server`, a Listener that
+    """A model server that redirects a keyed call to another origin (`server`, a Hostile server that
     redirects to `elsewhere`): the key never gets there, for Authorization (which a browser drops
     on the way) and for x-api-key (which it does not: the site's service worker refuses to follow),
     and the learner reads why."""
-    server.paths.clear(), elsewhere.paths.clear(), elsewhere.heard.clear()
+    server.requests.clear(), elsewhere.requests.clear()
     base = server.url + "/v1"
     out = run(page, "from agent_team.models import anthropic_messages, openai_chat\n"
                     f"for model in (openai_chat({base!r}, 'smol', key={KEY!r}),\n"
@@ -203,9 +158,9 @@ def check_redirect_not_followed(page, server, elsewhere):
                     "    view = make_view('coder', GOAL, initial_repo(), [])\n"
                     "    a = llm_policy('coder', model, retries=0, seconds=20)(GOAL, view)['attempts'][0]\n"
                     "    print(a['failure'], '|', a['error'])", timeout=90)
-    assert [p for p in server.paths if p.startswith("POST /v1")], server.paths  # the calls were made
-    assert elsewhere.paths == [], (elsewhere.paths, out)
-    assert not any(KEY in str(h) for h in elsewhere.heard)
+    assert [p for p in server.heard("POST") if p.startswith("POST /v1")], server.heard()  # the calls were made
+    assert elsewhere.heard() == [], (elsewhere.heard(), out)
+    assert not any(KEY in str(r["headers"]) for r in elsewhere.requests)
     lines = out.splitlines()
     assert len(lines) == 2, out
     for line in lines:
@@ -218,14 +173,10 @@ def check_echoes(page, hostile):
     echoes the key back in every encoding a reply, an error or a page can carry it: the key, or
     any 12 characters of it, is in nothing a turn hands on (what the trace keeps), decoded or not,
     nor in the connection test's words and the Connect form's HTML."""
-    from hostile_server import ECHOES, ERRORS
-
     for name, reply in {**ECHOES, **ERRORS}.items():
-        body = reply(KEY)
-        hostile.routes[name] = (lambda raw: (lambda request: raw))(
-            body if isinstance(body, list) else [(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                                  b"Content-Length: " + str(len(body.encode())).encode()
-                                                  + b"\r\nConnection: close\r\n\r\n" + body.encode(), 0)])
+        body = reply(KEY)  # an ECHOES entry is a reply's body, an ERRORS one a whole answer
+        raw = body if isinstance(body, list) else answer(200, body)
+        hostile.routes[name] = lambda request, raw=raw: raw
     names = list(ECHOES) + list(ERRORS)
     out = run(page, "import json, html, urllib.parse\n"
                     "from agent_team.models import openai_chat\n"
@@ -270,7 +221,7 @@ def check_first_run_at_once(page, faults, times=5):
     ask = (mark.format("cell 2, ask") + "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))\n"
            + mark.format("cell 2, answered"))
     for i in range(times):  # stops at the first that fails: the kernel is stuck after one
-        answers = page.evaluate(JS_EXECUTE_AT_ONCE, [[make, ask], 120])
+        answers = driver.execute_at_once(page, [make, ask], timeout=120)
         assert answers == [{"status": "ok", "out": ""}, {"status": "ok", "out": "42\n"}], (i, times, answers)
     made = run(page, "print(js.agentTeamNestedWorkers)")
     assert made == "0\n", f"the kernel's worker started {made.strip()} workers itself (the page must)"
@@ -300,26 +251,6 @@ def check_boot_bounded(page):
     assert re.fullmatch(r"the isolated runner failed: it did not start within 0.05 s "
                         r"\((no answer|the worker never started)\) \| True \{\}\n", out), out
     assert run(page, "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))") == "42\n"
-
-
-# Sends every cell of `[codes, seconds]` at once (JupyterLab's "run all" queues them so) and
-# returns each one's {status, out} once all have answered (a cell with no reply: the kernel's status).
-JS_EXECUTE_AT_ONCE = """async ([codes, seconds]) => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const send = (code) => {
-    let out = '';
-    const future = kernel.requestExecute({code});
-    future.onIOPub = (msg) => {
-      if (msg.header.msg_type === 'stream') out += msg.content.text;
-      if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
-    };
-    const timeout = new Promise((r) => setTimeout(() => r(null), seconds * 1000));
-    return Promise.race([future.done, timeout]).then((reply) =>
-      ({status: reply ? reply.content.status
-        : `no reply within ${seconds} s (kernel ${kernel.status}, ${kernel.connectionStatus})`, out}));
-  };
-  return Promise.all(codes.map(send));
-}"""
 
 
 JS_WRITE_CELLS = """(sources) => {

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from hostile_server import Hostile
-from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, Listener, check_boot_bounded, check_connect_tells_apart,
+from hostile_server import Hostile, allow_all, redirect_to
+from model_page import (JS_FIND_STORED, JS_WRITE_CELLS, KEY, check_boot_bounded, check_connect_tells_apart,
                         check_cross_origin, check_live_eval_shows_progress, check_testing_shown,
                         check_echoes, check_first_run_at_once, check_real_model, check_redirect_not_followed,
                         check_runner, prepare, run)
@@ -163,10 +163,8 @@ def test_the_connect_forms_button_says_testing_while_it_waits(page, faults):
 @pytest.fixture(scope="module")
 def hostile():
     """A hostile model server with CORS (tests/hostile_server.py)."""
-    server = Hostile(cors=True)
-    yield server
-    server.shutdown()
-    server.server_close()
+    with Hostile(cors=True) as server:
+        yield server
 
 
 def test_a_key_echoed_in_any_encoding_reaches_nothing_a_turn_hands_on(hostile, page):
@@ -180,8 +178,9 @@ def test_a_key_echoed_in_any_encoding_reaches_nothing_a_turn_hands_on_in_firefox
 
 @pytest.fixture(scope="module")
 def redirects():
-    """(a model server that redirects every call to another origin, that origin): Listeners."""
-    with Listener() as elsewhere, Listener(redirect_to=elsewhere.url) as server:
+    """(a model server that redirects every call to another origin, that origin), each a Hostile server."""
+    with Hostile(cors=True, default=allow_all) as elsewhere, \
+            Hostile(cors=True, default=redirect_to(elsewhere.url)) as server:
         yield server, elsewhere
 
 

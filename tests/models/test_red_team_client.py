@@ -31,10 +31,8 @@ HIDDEN = "<hidden>"
 
 @pytest.fixture(scope="module")
 def hostile():
-    server = Hostile()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with Hostile() as server:
+        yield server
 
 
 def serve(server, name, route):
