@@ -72,7 +72,12 @@ def anthropic_messages(model, *, key=None, base_url="https://api.anthropic.com/v
 
 
 class NoKey(ValueError):
-    """No key was typed: said in words (the connect form shows them; a browser has no environment)."""
+    """No key was typed: said in words, and ``how`` to give one here (the connect form shows it; a
+    browser has no environment)."""
+
+    def __init__(self, how):
+        super().__init__(f"no key was given: {how}")
+        self.how = how
 
 
 def ask_key(env="OPENAI_API_KEY", prompt=None):
@@ -94,8 +99,8 @@ def ask_key(env="OPENAI_API_KEY", prompt=None):
             value = getpass.getpass("The box was empty. Paste the API key and press Enter: ")
     if not value.rstrip("\r\n"):
         how = ("run the cell again and paste the key into the box" if IN_BROWSER or not env else
-               f"paste it into the box, or set the environment variable {env}")
-        raise NoKey(f"no key was given: {how}")
+               f"paste the key into the box, or set the environment variable {env}")
+        raise NoKey(how)
     return Secret(value)
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from .http import IN_BROWSER, ModelError
 
-__all__ = ["Connection", "check_connection", "diagnose", "why_no_answer", "probe_listening", "told_apart", "PROMPT",
-           "PROBE_TOKENS"]
+__all__ = ["Connection", "check_connection", "diagnose", "failed", "why_no_answer", "probe_listening", "told_apart",
+           "PROMPT", "PROBE_TOKENS"]
 
 PROMPT = 'Reply with this JSON object and nothing else: {"ok": true}'
 PROBE_TOKENS = 8  # enough for '{"ok": true}'; a test must not cost a whole reply (1,024 tokens took 44 s)
@@ -50,6 +50,18 @@ class Connection:
     usage: dict | None = None
 
 
+_THEN = ". What to try: "  # between what happened and what to try, in every failed connection's words
+
+
+def _words(said, what_to_try):
+    return f"{said}{_THEN}{what_to_try}."
+
+
+def failed(kind, said, seconds=0.0, *, what_to_try=None):
+    """A failed :class:`Connection`: what happened, then what to try (the advice for ``kind`` unless given)."""
+    return Connection(False, kind, _words(said, what_to_try or _TRY[kind]), seconds)
+
+
 def _kind(text, status, failure):
     if failure == "timeout":
         return "slow"
@@ -77,7 +89,7 @@ def diagnose(err):
     """``(kind, words)`` for a :class:`ModelError` from a test call: what happened, then what to try."""
     text = str(err)
     kind = _kind(text, getattr(err, "status", None), getattr(err, "failure", None))
-    return kind, f"{text}. What to try: {_TRY[kind]}."
+    return kind, _words(text, _TRY[kind])
 
 
 def why_no_answer(run):
@@ -128,9 +140,9 @@ def told_apart(connection, answered):
     """
     if connection.kind != "unreachable" or not answered:
         return connection
-    said = connection.words.split(". What to try:")[0]
-    return Connection(False, "cors", f"{said}. The page checked: a server answers at that address, so it is "
-                      f"refusing this page (CORS). What to try: {_TRY['cors']}.", connection.seconds)
+    said = connection.words.split(_THEN)[0]
+    return failed("cors", f"{said}. The page checked: a server answers at that address, so it is refusing this "
+                          "page (CORS)", connection.seconds)
 
 
 def check_connection(model, seconds=30.0):

@@ -12,7 +12,7 @@ from code, and cleared from the form's box at once, before the notebook can save
 """
 
 from ..models import NoKey, anthropic_messages, ask_key, openai_chat
-from ..models.connection import Connection, check_connection
+from ..models.connection import check_connection, failed
 from ..models.keys import misplaced, refuse_misplaced
 from ..render.connect import connect_html, connect_text
 from .base import ROW_LAYOUT, Base, button, controls
@@ -89,8 +89,7 @@ class Connect(Base):
             try:
                 key = ask_key("ANTHROPIC_API_KEY" if provider == "Anthropic" else "OPENAI_API_KEY")
             except NoKey as err:  # an empty box: words on the form, not a traceback
-                self.model, self.connection = None, Connection(False, "key", f"{err}. What to try: run this "
-                                                              "cell again and paste the key into the box.", 0.0)
+                self.model, self.connection = None, failed("key", "no key was given", what_to_try=err.how)
                 self._show()
                 return None
         self._make(key, seconds)
@@ -106,12 +105,12 @@ class Connect(Base):
         """
         if self.model is None:
             if not self.wanted:
-                self.connection = Connection(False, "model", "the form names no model yet. What to try: write "
-                                             "the model's name (and the address) above, then test again.", 0.0)
+                self.connection = failed("model", "the form names no model yet", what_to_try="write the "
+                                         "model's name (and the address) above, then test again")
                 return self._show() or self.connection
             if self._needs_key():
-                self.connection = Connection(False, "key", "no model made yet: this one needs a key. What to "
-                                             "try: run the next cell; it asks for the key, then tests.", 0.0)
+                self.connection = failed("key", "no model made yet: this one needs a key",
+                                         what_to_try="run the next cell; it asks for the key, then tests")
                 return self._show() or self.connection
             self._make(None, 60.0)
         seconds = min(self.model.seconds, 60.0)
@@ -155,8 +154,7 @@ class Connect(Base):
         words = misplaced(**{name: value}) if name is not None else None
         if words:
             self._inputs[name].value = ""  # gone from the widget's state before the notebook saves it
-            self.connection = Connection(False, "key", f"{words}. What to try: run the next cell; it asks "
-                                         "for the key.", 0.0)
+            self.connection = failed("key", words, what_to_try="run the next cell; it asks for the key")
         self._show()
 
     def _status(self):
