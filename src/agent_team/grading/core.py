@@ -212,7 +212,7 @@ class Report:
         try:
             self._hint_seen = progress.hints().get(self.exercise, 0)  # the hint shown stays the one shown
             found = None if self.passed else report_hint(self.exercise, self._failing, self._hint_seen)
-            if found:  # the hint this report shows counts as seen, where the Hints cell reads it
+            if found and found[0] > self._hint_seen:  # a new hint shown counts as seen, where the Hints cell reads it
                 progress.record_hint(self.exercise, found[0])
             return progress.record(self.exercise, self.passed)
         except Exception:  # noqa: BLE001 -- progress is best effort, never an error
