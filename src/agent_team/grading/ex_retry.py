@@ -180,13 +180,14 @@ def _ending(out):
     return len(attempts), attempts[-1].get("stop"), [a.get("decision") for a in attempts]
 
 
-def _wait_words(last, n):
-    """Why the reference waits what it waits (the first rule that sets the wait)."""
+def _wait_rule(last, n):
+    """The rule that sets the wait after the ``n``-th attempt, ``last``: ``(its check, why the
+    reference waits what it waits, in words)``."""
     if last["failure"] == "bad reply":
-        return "a bad reply is retried at once (wait 0)"
+        return "bad replies", "a bad reply is retried at once (wait 0)"
     if last["retry_after"] is not None:
-        return f"the server asked for retry_after {last['retry_after']:g} s, waited exactly"
-    return f"with no retry_after the wait is 2 ** ({n} - 1) = {2 ** (n - 1):g} s"
+        return "retry after", f"the server asked for retry_after {last['retry_after']:g} s, waited exactly"
+    return "backoff", f"with no retry_after the wait is 2 ** ({n} - 1) = {2 ** (n - 1):g} s"
 
 
 _SPARE = {"attempts": 10 ** 6, "seconds": 1e12, "elapsed": 0.0}
@@ -210,13 +211,6 @@ def _its_own_wait(decide, attempts, got, want):
     return seen[1] if not problem and seen[0] == "retry" and seen[1] != want[1] else None
 
 
-def _wait_check(last):
-    """The check whose rule sets the wait after this failed attempt."""
-    if last["failure"] == "bad reply":
-        return "bad replies"
-    return "retry after" if last["retry_after"] is not None else "backoff"
-
-
 def _why(attempts, budget, want):
     """Why ``want`` is right at this moment, in the words of the rules that decide it.
 
@@ -230,9 +224,9 @@ def _why(attempts, budget, want):
         if want[1] == "out of attempts":
             return f"{n} of {budget['attempts']} attempts are used: {rule}"
         if want[1] == "out of time":
-            return f"{_wait_words(last, n)}, and {budget['elapsed']:g} + that wait >= {budget['seconds']:g}: {rule}"
+            return f"{_wait_rule(last, n)[1]}, and {budget['elapsed']:g} + that wait >= {budget['seconds']:g}: {rule}"
         return rule
-    return (f"{_wait_words(last, n)}; and no stop applies ({n} < {budget['attempts']} attempts, "
+    return (f"{_wait_rule(last, n)[1]}; and no stop applies ({n} < {budget['attempts']} attempts, "
             f"{budget['elapsed']:g} + {want[1]:g} < {budget['seconds']:g} s)")
 
 
@@ -274,7 +268,7 @@ def grade_retry_or_stop(fn):
         if (got[0] != want[0]) if check in ACTION_ONLY else (got != want):
             its_wait = _its_own_wait(decide, attempts, got, want)
             if its_wait is not None:  # its wait is what broke (the stop or retry follows from it): say so there
-                check = _wait_check(attempts[-1])
+                check = _wait_rule(attempts[-1], len(attempts))[0]
             report.fail(check, f"{when[0].upper()}{when[1:]}, your function returned {safe_repr(got)}; "
                                f"expected {want!r}, since {_why(attempts, budget, want)}"
                                + (f"; when several stops apply, {RULE['order']}" if check == "order" else "")
