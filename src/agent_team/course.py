@@ -10,7 +10,7 @@ Standard library only and no engine imports: this module sits below everything e
 
 from dataclasses import dataclass
 
-__all__ = ["Part", "Exercise", "PARTS", "EXERCISES", "exercise", "exercise_ids"]
+__all__ = ["Part", "Exercise", "PARTS", "EXERCISES", "exercise", "exercise_ids", "lookup"]
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,15 @@ def exercise_ids():
 
 def exercise(exercise_id):
     """The row of one exercise; a clear error for an id the course does not have."""
-    for row in EXERCISES:
-        if row.id == exercise_id:
+    return lookup(EXERCISES, "id", exercise_id, "exercise", "exercises")
+
+
+def lookup(rows, field, wanted, noun, plural, *, show=str, also=""):
+    """The row of ``rows`` (a table of the course: exercises, quizzes, predictions) whose ``field``
+    is ``wanted``; else a KeyError naming the ones there are, each written by ``show``."""
+    for row in rows:
+        if getattr(row, field) == wanted:
             return row
-    raise KeyError(f"the course has no exercise {exercise_id!r}; its exercises are {', '.join(exercise_ids())}")
+    there = ", ".join(show(getattr(row, field)) for row in rows)
+    raise KeyError(f"the course has no {noun} {wanted!r}; its {plural} are {there}{also}")
 

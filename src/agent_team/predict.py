@@ -17,6 +17,7 @@ still supplies the answers shown; the key is checked against them at the reveal.
 from dataclasses import dataclass
 
 from . import faults
+from .course import lookup
 from .layers import DEFINITIONS, stopped_by
 from .supervisor import RUN_STATUSES
 
@@ -113,11 +114,8 @@ PREDICTIONS = (
 
 def prediction(key):
     """The record of one prediction; a clear error naming the keys there are for one the course does not have."""
-    for row in PREDICTIONS:
-        if row.key == key:
-            return row
-    raise KeyError(f"the course has no prediction {key!r}; its predictions are "
-                   f"{', '.join(repr(p.key) for p in PREDICTIONS)} (and part 4's, Predict.fault(name))")
+    return lookup(PREDICTIONS, "key", key, "prediction", "predictions", show=repr,
+                  also=" (and part 4's, Predict.fault(name))")
 
 
 def wide_growth(narrow_tokens, wide_tokens):

@@ -6,10 +6,12 @@ live here. An id is the part, then the quiz's place in that part. ``tests/course
 holds the table to its fairness rules, and ``tests/course/test_no_spoilers.py`` looks for every
 record's answer in the stored learner notebooks.
 
-Standard library only and no engine imports, like :mod:`agent_team.course`.
+Standard library only and no engine imports but :mod:`agent_team.course` (its lookup), which has none.
 """
 
 from dataclasses import dataclass
+
+from .course import lookup
 
 __all__ = ["Question", "QUIZZES", "quiz", "quiz_ids"]
 
@@ -454,7 +456,4 @@ def quiz_ids():
 
 def quiz(quiz_id):
     """The record of one quiz; a clear error naming the ids there are for one the course does not have."""
-    for row in QUIZZES:
-        if row.id == quiz_id:
-            return row
-    raise KeyError(f"the course has no quiz {quiz_id!r}; its quizzes are {', '.join(quiz_ids())}")
+    return lookup(QUIZZES, "id", quiz_id, "quiz", "quizzes")
