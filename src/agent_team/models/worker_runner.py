@@ -40,7 +40,7 @@ HEADER = 12          # three Int32: reply ready, reply length, boot message rece
 # the site's service worker serves it with the content security policy that keeps it off the network.
 SCRIPT = "agent-team-runner.js"
 
-_runner = {}  # the one runner of this kernel: worker (True once asked for), sab, state, booted
+_runner = {}  # the one runner of this kernel, once the page was asked to start it: sab, state, booted
 
 
 def _js():
@@ -70,20 +70,20 @@ def _ask_page(ask):
 
 def start():
     """Start the runner's worker (once): the page starts it, and it boots at once."""
-    if _runner.get("worker") is not None:
+    if _runner:
         return
     js, _ = _js()
     import pyodide_js
 
     sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
     index = pyodide_js._api.config.indexURL  # the site's static/pyodide/
-    _runner.update(worker=True, sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
+    _runner.update(sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
     _ask_page({"type": "start", "url": js.URL.new("../../" + SCRIPT, index).href,
                "boot": {"type": "boot", "sab": sab, "indexURL": index, "files": _sources(), "memoryMB": MEMORY_MB}})
 
 
 def _stop():
-    if _runner.pop("worker", None) is not None:
+    if _runner:
         _ask_page({"type": "stop"})
     _runner.clear()
 
@@ -100,8 +100,7 @@ def _wait(seconds):
 
 
 def _ask(message, seconds):
-    if _runner.get("worker") is None:
-        start()
+    start()  # once: a runner already asked for is kept
     if not _runner["booted"]:
         booted = _wait(BOOT_SECONDS)
         if not booted or "booted" not in booted:
