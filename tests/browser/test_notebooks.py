@@ -346,10 +346,8 @@ def test_widgets_a_learner_ran_come_back_after_a_save_and_reload(guarded, site_u
 
 
 def widgets_shown(page):
-    """How many widget outputs show, live or as their stored HTML (website/extension/src/stored-widgets.ts:
-    a saved widget's model is not this kernel's, so its static rendering is shown until its cell runs)."""
+    """How many widget outputs show, live or as their stored HTML (first_open.live_or_html, less the
+    outputs that are HTML of their own)."""
     outs = driver.outputs(driver.cells(page))
     htmls = sum("text/html" in o.get("data", {}) and not driver.shows_widget(o) for o in outs)
-    views = page.locator(".jp-OutputArea-output > .jupyter-widgets").count()
-    shown = page.locator(".jp-OutputArea-output[data-mime-type='text/html']").count()
-    return views + shown - htmls
+    return first_open.live_or_html(page) - htmls
