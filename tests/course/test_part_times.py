@@ -1,5 +1,5 @@
 """The time each part states is the time it measures (tools/part_times.py: prose, code and outputs to
-read, running, answering, the exercises, calibrated on the wave 3 learner walks)."""
+read, running, answering, the exercises, calibrated on the learner walks of waves 3 and 4)."""
 
 import importlib.util
 import json
