@@ -26,12 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from agent_team import views  # noqa: E402 -- after the path, so this checkout's engine is used
-from agent_team.advice import compare_reviewers  # noqa: E402 -- the path is set above
+from agent_team.advice import compare_reviewers  # noqa: E402 -- after the path, so this checkout's engine is used
 from agent_team.llm import llm_policy  # noqa: E402 -- the path is set above
 from agent_team.models import openai_chat  # noqa: E402 -- the path is set above
-from agent_team.recordings import FOLDER, GATE_CASES, PLANTED  # noqa: E402 -- the path is set above
-from agent_team.repo import SRC_PATH, initial_repo  # noqa: E402 -- the path is set above
+from agent_team.recordings import FOLDER, GATE_CASES, run_settings  # noqa: E402 -- the path is set above
 from agent_team.supervisor import supervise  # noqa: E402 -- the path is set above
 
 EVERY_ROLE = ("planner", "coder", "reviewer")
@@ -92,17 +90,7 @@ def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
         ending = {"rows": rows}
     else:
         team = {role: llm_policy(role, model, retries=spec["retries"], seconds=seconds) for role in spec["roles"]}
-        repo = initial_repo()
-        if spec.get("planted"):
-            repo[SRC_PATH] = repo[SRC_PATH] + PLANTED
-        saved = {role: views.VIEW_FIELDS[role] for role in views.VIEW_FIELDS}
-        if spec.get("views") == "wide":  # every role shown every fact, for this run only
-            views.VIEW_FIELDS.update({role: views.FACTS for role in saved})
-        try:
-            result = supervise(max_rounds=spec["max_rounds"], repo=repo,
-                               seconds=(1 + spec["retries"]) * (seconds + 5), **team)
-        finally:
-            views.VIEW_FIELDS.update(saved)
+        result = supervise(**run_settings(setup), seconds=(1 + spec["retries"]) * (seconds + 5), **team)
         ending = {"status": result.status, "rounds": result.rounds, "stop_reason": result.stop_reason}
     wall = round(time.perf_counter() - started, 1)
     data = {"name": name, "title": spec["title"], "label": label, "setup": setup, "ending": ending,

@@ -37,14 +37,14 @@ from .policies import DEFAULT_POLICIES
 from .repo import ALLOWLIST, GOAL, initial_repo, repo_problem
 from .roles import ROLES, role, roles_at
 from .turn import FAILURES, RunState, changes
-from .views import last_tests
+from .views import check_views, last_tests
 
 __all__ = ["RUN_STATUSES", "RunResult", "supervise", "FAILURES"]  # FAILURES: why a turn did not land (turn.py)
 
 # How a supervised run ends (RunResult.status): the oracle passed, or the budget of coder turns ran out.
 RUN_STATUSES = ("pass", "budget")
 
-SETTINGS = ("max_rounds", "repo", "rules", "require_plan", "tamper", "seconds")
+SETTINGS = ("max_rounds", "repo", "rules", "require_plan", "tamper", "seconds", "views")
 
 # Who speaks when, read from the roles table (roles.py): before the first round (and again when
 # their file is empty), in every round before the tests, and in every round after the tests.
@@ -152,7 +152,7 @@ class _SupervisedRun(RunState):
 
 
 def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True, tamper=None,
-              seconds=2.0, **policies):
+              seconds=2.0, views=None, **policies):
     """Run the team under the state machine above and return a :class:`RunResult`.
 
     Each role of the table in roles.py is a keyword, ``planner=``, ``coder=``,
@@ -162,7 +162,9 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
     allowlist (a refused patch refuses the whole turn).
     ``require_plan``: if the planner's file is empty before a coder turn, the
     planner goes again first. ``tamper(repo, round) -> repo`` simulates a fault
-    outside the roles (for failure injection only). Misuse raises at once;
+    outside the roles (for failure injection only). ``views``, role -> the
+    facts it is shown (views.FACTS), replaces those roles' views for this run
+    only; the others keep their row's. Misuse raises at once;
     nothing a policy does can make it raise.
     """
     team = _team(policies)
@@ -171,7 +173,8 @@ def supervise(goal=GOAL, *, max_rounds=4, repo=None, rules=(), require_plan=True
                         "write rules=[my_rule], not rules=my_rule")
     rules = tuple(rules)
     _check_args(max_rounds, team, rules, tamper, repo, seconds)
-    run = _SupervisedRun(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds)
+    shown = check_views(views)
+    run = _SupervisedRun(goal, copy.deepcopy(repo) if repo is not None else initial_repo(), team, rules, seconds, shown)
     run.log("start", round=0, state="START", goal=goal, max_rounds=max_rounds,
             decision=f"start: the {run.playing(PLANNERS)[0]} speaks first")
     run.plan(max_rounds, require_plan)

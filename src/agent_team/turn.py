@@ -37,11 +37,11 @@ def changes(before, after):
 
 
 class RunState:
-    """What the turns of one run share: the goal, the repo, the team, the rules, the trace."""
+    """What the turns of one run share: the goal, the repo, the team, the rules, the views, the trace."""
 
-    def __init__(self, goal, repo, policies, rules, seconds):
+    def __init__(self, goal, repo, policies, rules, seconds, views):
         self.goal, self.repo, self.policies = goal, repo, policies
-        self.rules, self.seconds = rules, seconds
+        self.rules, self.seconds, self.views = rules, seconds, views  # views: role -> the facts it is shown
         self.trace = []
 
     def log(self, kind, **fields):
@@ -66,7 +66,7 @@ class RunState:
         """One role acts once: call it, check its output, apply its patches all-or-nothing.
 
         Returns the turn event's fields, not yet logged: the supervisor logs them with its decision."""
-        view = make_view(name, self.goal, self.repo, self.trace)
+        view = make_view(name, self.goal, self.repo, self.trace, self.views[name])
         fields = dict(round=rnd, state=role(name).state, role=name, view=copy.deepcopy(view),
                       thought="", message="", patches=[], applied=False, error=None, failure=None, changes=[])
         call = call_limited(self.policies[name], self.goal, view, seconds=self.seconds)

@@ -9,13 +9,15 @@ import pytest
 
 from agent_team.llm import ScriptedModel
 from agent_team.models import total_usage
-from agent_team.recordings import FOLDER, RecordedModel, load_recording, recording_names
+from agent_team.recordings import PLANTED, FOLDER, RecordedModel, load_recording, recording_names, run_settings
+from agent_team.repo import SRC_PATH, initial_repo
+from agent_team.roles import TABLE
 from agent_team.supervisor import supervise
 from agent_team.trace import turns
+from agent_team.views import FACTS, VIEW_FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
-TEAM_RUNS = [n for n in recording_names() if load_recording(n).setup.get("roles")
-             and load_recording(n).setup.get("views") != "wide"]
+TEAM_RUNS = [n for n in recording_names() if load_recording(n).setup.get("roles")]
 
 
 def test_the_course_ships_its_recordings_each_fully_labelled():
@@ -82,9 +84,37 @@ def test_a_recorded_failure_replays_as_the_clients_failure():
     assert attempt["failure"] == "timeout" and "no answer within 1 s" in attempt["error"]
 
 
+def test_the_wide_run_is_replayed_through_supervise_views_with_every_role_shown_every_fact():
+    rec = load_recording("wide")
+    assert "wide" in TEAM_RUNS and rec.setup["views"] == "wide"
+    run = rec.replay()
+    assert [run.status, run.rounds, run.stop_reason] == [rec.ending[k] for k in ("status", "rounds", "stop_reason")]
+    assert rec.mismatches == [] and all(set(e["view"]) == set(FACTS) for e in turns(run.trace))
+    narrow = load_recording("wide")
+    narrow.replay(views=None)  # the same replies asked with each role's own view: other questions
+    assert narrow.mismatches and narrow.mismatches[0] == ("planner", 1)
+    assert VIEW_FIELDS == {r.name: r.sees for r in TABLE}  # no table was changed to replay it
+
+
+def test_the_recorder_and_the_replay_read_a_setup_the_same_way():
+    settings = run_settings({"max_rounds": 2, "planted": True, "views": "wide"})
+    assert settings["max_rounds"] == 2 and settings["repo"][SRC_PATH].endswith(PLANTED)
+    assert settings["views"] == {role: FACTS for role in VIEW_FIELDS}
+    plain = run_settings({"max_rounds": 3})
+    assert plain["views"] is None and plain["repo"] == initial_repo()
+    with pytest.raises(ValueError, match="a run's views are one of wide"):
+        run_settings({"max_rounds": 1, "views": "everything"})
+
+
+def test_a_recorded_http_failure_replays_with_its_status_and_retry_after():
+    data = json.loads((FOLDER / "coder.json").read_text())
+    data["calls"][0].update(reply=None, error="slow down", failure="error", status=429, retry_after=3.0, usage=None)
+    from agent_team.recordings import Recording
+    attempt = turns(Recording(data).replay(max_rounds=1).trace, "coder")[0]["attempts"][0]
+    assert (attempt["status"], attempt["retry_after"], attempt["failure"]) == (429, 3.0, "error")
+
+
 def test_what_cannot_be_replayed_says_what_to_do_instead():
-    with pytest.raises(ValueError, match="every role shown every fact.*per_call"):
-        load_recording("wide").replay()
     with pytest.raises(ValueError, match="not a team run"):
         load_recording("advice").replay()
     with pytest.raises(ValueError, match="no recording named 'gpt-5'.*coder"):

@@ -5,7 +5,9 @@ import copy
 import pytest
 
 from agent_team.repo import PLAN_PATH, SRC_PATH, TESTS_PATH, initial_repo
-from agent_team.views import VIEW_FIELDS, last_tests, make_view, verdicts
+from agent_team.supervisor import supervise
+from agent_team.trace import turns
+from agent_team.views import FACTS, VIEW_FIELDS, check_views, last_tests, make_view, verdicts
 
 GOAL = "Implement fizzbuzz"
 RED = {"ok": False, "errors": ["fizzbuzz(5) returned '5'"], "passed": 2, "failed": 2,
@@ -142,3 +144,46 @@ def test_two_views_do_not_share_objects():
     b = make_view("reviewer", GOAL, repo_with_plan(), trace)
     a["past_verdicts"].append("approve")
     assert b["past_verdicts"] == ["request_changes"]
+
+
+# --- a run's own views: supervise(views=...) ---------------------------------------------------
+
+def seen(run, name):
+    """The facts ``name`` was shown on each of its turns in ``run``."""
+    return [set(e["view"]) for e in turns(run.trace, name)]
+
+
+def test_a_run_given_views_shows_each_named_role_those_facts_and_the_others_their_rows():
+    run = supervise(max_rounds=2, views={"planner": ["goal", "source"], "reviewer": FACTS})
+    assert seen(run, "planner") and all(s == {"goal", "source"} for s in seen(run, "planner"))
+    assert all(s == set(FACTS) for s in seen(run, "reviewer"))
+    assert all(s == set(VIEW_FIELDS["coder"]) for s in seen(run, "coder"))  # not named: its row's view
+
+
+def test_the_default_views_are_the_rows_and_a_run_with_views_changes_no_table():
+    rows = copy.deepcopy(VIEW_FIELDS)
+    before = supervise()
+    supervise(views={role: FACTS for role in VIEW_FIELDS})
+    assert VIEW_FIELDS == rows and supervise().trace == before.trace
+    assert supervise(views={}).trace == before.trace == supervise(views=None).trace
+
+
+def test_make_view_shows_the_facts_it_is_given():
+    view = make_view("planner", GOAL, repo_with_plan(), a_trace(), sees=("goal", "last_tests"))
+    assert view == {"goal": GOAL, "last_tests": GREEN}
+
+
+@pytest.mark.parametrize("views, error, words", [
+    (["goal"], TypeError, r"views must be a dict of role -> the facts it is shown.*not list"),
+    ("wide", TypeError, r"views must be a dict .*not str"),
+    ({"cooder": ["goal"]}, ValueError, r"views names 'cooder', which is no role; did you mean 'coder'\? the roles"),
+    ({"coder": "goal"}, TypeError, r"views\['coder'\] must be a list of facts, like \['goal', 'plan'\], not str"),
+    ({"coder": [1]}, TypeError, r"views\['coder'\] must be a list of facts.*holds 1"),
+    ({"coder": ["sauce"]}, ValueError, r"views\['coder'\] names 'sauce', which is no fact; did you mean 'source'\? "
+                                       r"the facts are goal, "),
+])
+def test_bad_views_say_what_to_write(views, error, words):
+    with pytest.raises(error, match=words):
+        supervise(views=views)
+    with pytest.raises(error, match=words):
+        check_views(views)

@@ -10,7 +10,13 @@ A replay puts :class:`RecordedModel`, a :class:`~agent_team.llm.ScriptedModel`, 
 each role is given the replies the model gave that role, in order, with their token counts. The
 replay checks every prompt against the one the model was sent; a prompt that differs is counted
 in ``mismatches`` and shown in the label, since the reply was then an answer to another question.
-A call past the end of the recording fails in words, as a failed attempt.
+A call past the end of the recording fails in words, as a failed attempt; a call that failed is
+replayed as the client's failure, with the HTTP ``status`` and ``retry_after`` it carried.
+
+A file holds ``name``, ``title``, ``label``, ``setup`` (what was asked: the roles the model filled
+and the run's settings, read by :func:`run_settings` for the recorder and the replay alike; or the
+``asks`` of a run of single calls, one call per ask in order), ``ending`` and ``calls`` (each: role,
+prompt, reply or error, ``failure``, ``status``, ``retry_after``, token counts, seconds).
 
 What a recording claims depends on where it was made. Greedy decoding is repeatable on one machine,
 not across machines: llama.cpp picks its CPU kernels by the CPU's features (the label's
@@ -25,8 +31,12 @@ from importlib import resources
 from pathlib import Path
 
 from ..llm import BadReply, ScriptedModel, llm_policy, parse_reply
+from ..repo import SRC_PATH, initial_repo
+from ..roles import ROLES
+from ..views import FACTS
 
-__all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load_recording", "recording_names"]
+__all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load_recording", "recording_names",
+           "run_settings"]
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -48,6 +58,23 @@ GATE_CASES = (
     ("S3 cancelled after two", "cancelled", [{"step": "S1", "status": "success"}, {"step": "S2", "status": "success"},
                                              {"step": "S3", "status": "cancelled"}]),
 )
+
+
+# A run's views by name (its setup's ``views``); a run that names none has each role's row.
+VIEWS = {"wide": {role: FACTS for role in ROLES}}  # every role shown every fact
+
+
+def run_settings(setup):
+    """What a team run's ``setup`` asks of ``supervise``: its rounds, its starting repo, its views.
+
+    The recorder (tools/record_runs.py) and :meth:`Recording.replay` both read a setup here, so a
+    replay is asked what the recording was asked."""
+    repo = initial_repo()
+    if setup.get("planted"):
+        repo[SRC_PATH] += PLANTED
+    if setup.get("views") is not None and setup["views"] not in VIEWS:
+        raise ValueError(f"a run's views are one of {', '.join(VIEWS)} (or none), not {setup['views']!r}")
+    return {"max_rounds": setup["max_rounds"], "repo": repo, "views": VIEWS.get(setup.get("views"))}
 
 
 class RecordedModel(ScriptedModel):
@@ -81,7 +108,8 @@ def _answer(call):
     if call["reply"] is not None:
         return call["reply"]
     from ..models import ModelError  # the client's failure, in its own words, as the slot recorded it
-    return ModelError(call["error"], failure=call["failure"] if call["failure"] in ("timeout", "error") else "error")
+    return ModelError(call["error"], failure=call["failure"] if call["failure"] in ("timeout", "error") else "error",
+                      status=call.get("status"), retry_after=call.get("retry_after"))
 
 
 class Recording:
@@ -123,19 +151,11 @@ class Recording:
 
     def replay(self, **kwargs):
         """The run again under the supervisor, the model's roles answered from the recording."""
-        from ..repo import SRC_PATH, initial_repo
         from ..supervisor import supervise
         if not self.setup.get("roles"):
             raise ValueError(f"the recording {self.name!r} is not a team run; use rec.model() in its place")
-        if self.setup.get("views") == "wide":
-            raise ValueError(f"the recording {self.name!r} was made with every role shown every fact; the "
-                             "supervisor gives narrow views, so a replay would ask other questions. Read its "
-                             "calls with rec.per_call() instead")
-        repo = initial_repo()
-        if self.setup.get("planted"):
-            repo[SRC_PATH] += PLANTED
         team = {**self.policies(), **kwargs.pop("policies", {})}  # a role of your own replaces a recorded one
-        return supervise(**{"max_rounds": self.setup["max_rounds"], "repo": repo, **kwargs}, **team)
+        return supervise(**{**run_settings(self.setup), **kwargs}, **team)
 
     def outcomes(self):
         """What the run came to, in terms that hold on any machine: one row per call, then the ending.
