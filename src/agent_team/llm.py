@@ -17,7 +17,9 @@ them; ``decision``, what was decided after it, and on the last failed one ``stop
 
 Whether to try again after a failed attempt is a *retry decision* (:mod:`agent_team.retry`,
 exercise 7.1): ``llm_policy(role, model, retry=decide)`` asks ``decide(attempts, budget)``,
-within the turn's attempts and time; without one, every failure is tried again at once.
+within the turn's attempts and time; without one, every failure is tried again, at once or after
+the wait a server asked for (a 429's ``retry_after``). This is the only place a failed call is
+waited for: the client raises, the decision decides, the clock waits, the trace records it.
 
 What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
@@ -171,7 +173,8 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0, retr
 
     At most ``1 + retries`` calls per turn, each limited to ``seconds``. After a failed call,
     ``retry(attempts, budget)`` decides: try again after a wait, or stop and why
-    (:mod:`agent_team.retry`; without one, every failure is tried again at once). A turn's
+    (:mod:`agent_team.retry`; without one, every failure is tried again, after a 429's
+    ``retry_after`` or at once). A turn's
     attempts and waits fit in ``turn_seconds`` (by default what is left of the caller's time
     limit, else ``(1 + retries) * seconds``), read from ``clock`` (real time by default). The
     returned policy keeps every turn's attempts in ``policy.history``.

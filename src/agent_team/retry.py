@@ -67,8 +67,10 @@ def check_decision(value):
 
 
 def retry_every_failure(attempts, budget):
-    """The slot's decision when it is given none: try again at once, until the budget stops it."""
-    return ("retry", 0)
+    """The slot's decision when it is given none: try again until the budget stops it, at once or,
+    when the server said how long to wait (a 429's ``retry_after``), after that wait."""
+    wait = attempts[-1].get("retry_after")
+    return ("retry", 0 if wait is None else wait)
 
 
 def stop_words(reason):

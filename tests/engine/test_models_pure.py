@@ -16,6 +16,7 @@ from agent_team.models.http import Response
 from agent_team.models.schema import reply_schema, unflatten
 from agent_team.models.wire import ANTHROPIC, OPENAI, explain, hint_for
 from agent_team.repo import GOAL, initial_repo
+from agent_team.retry import ManualClock
 from agent_team.views import make_view
 
 KEY = "sk-test-pure-0123456789abcdefghijklmnop"
@@ -87,15 +88,36 @@ def test_anthropic_reads_the_forced_tool_call():
     assert ANTHROPIC.headers("k")["anthropic-dangerous-direct-browser-access"] == "true"
 
 
-def test_retry_after_is_waited_for_once_within_the_time_left(transport):
+def test_a_429_is_raised_with_its_retry_after_and_the_client_never_waits_on_its_own(transport):
     answers, sent = transport
-    answers += [Response(429, "{}", {"retry-after": "2"}), chat("{}")]
+    answers += [Response(429, "{}", {"retry-after": "2"}), Response(429, "{}", {})]
     made, _ = model([])
-    assert made.for_role("coder")("p") == "{}"
-    assert ("slept", 2.0) in sent
-    answers.append(Response(429, "{}", {"retry-after": "60"}))
-    with pytest.raises(ModelError, match="asks to wait 60 s"):
+    with pytest.raises(ModelError, match="asks to wait 2 s") as err:
         made.for_role("coder")("p")
+    assert (err.value.status, err.value.retry_after, err.value.failure) == (429, 2.0, "error")
+    with pytest.raises(ModelError, match="gave no Retry-After") as err:
+        made("p")
+    assert (err.value.status, err.value.retry_after) == (429, None)
+    assert len(sent) == 2 and not any(s[0] == "slept" for s in sent)  # one request a call, no wait of its own
+
+
+def test_the_slot_waits_a_429_s_retry_after_on_its_clock_and_its_trace_says_so(transport):
+    answers, sent = transport
+    answers += [Response(429, "{}", {"retry-after": "2"}),
+                chat(json.dumps({"role": "coder", "thought": "t", "message": "m",
+                                 "patches": [{"path": "src/fizzbuzz.py", "content": "x = 1\n"}]}))]
+    made, _ = model([])
+    clock = ManualClock()
+    out = llm_policy("coder", made, retries=1, clock=clock, turn_seconds=60)(GOAL, make_view("coder", GOAL,
+                                                                                              initial_repo(), []))
+    first, second = out["attempts"]
+    assert (first["status"], first["retry_after"], first["decision"]) == (429, 2.0, ["retry", 2.0])
+    assert second["failure"] is None and out["patches"] and clock.now() == 2.0
+    assert not any(s[0] == "slept" for s in sent)  # the wait was the clock's: a replay costs no time
+    answers.append(Response(429, "{}", {"retry-after": "90"}))
+    out = llm_policy("coder", made, retries=1, clock=clock, turn_seconds=60)(GOAL, make_view("coder", GOAL,
+                                                                                              initial_repo(), []))
+    assert [a["stop"] for a in out["attempts"][-1:]] == ["out of time"] and len(out["attempts"]) == 1
 
 
 @pytest.mark.parametrize("status, words", [(401, "refused the key"), (403, "forbade"),

@@ -118,10 +118,12 @@ def test_the_request_timeout_is_what_is_left_of_the_callers_seconds(faults):
     assert out.error.failure == "timeout" and time.monotonic() - started < 8
 
 
-def test_retry_after_within_the_budget_is_honoured(faults):
+def test_retry_after_within_the_budget_is_honoured_by_the_slot_on_real_time(faults):
     started = time.monotonic()
-    out = llm_policy("coder", openai(faults, "429-1"), retries=0, seconds=10)(GOAL, view("coder"))
-    assert out["attempts"][0]["failure"] is None and time.monotonic() - started >= 1
+    out = llm_policy("coder", openai(faults, "429-1"), retries=1, seconds=10)(GOAL, view("coder"))
+    first, second = out["attempts"]
+    assert (first["status"], first["retry_after"], first["decision"]) == (429, 1.0, ["retry", 1.0])
+    assert second["failure"] is None and time.monotonic() - started >= 1
     assert sum(r["path"].startswith("/429-1/") for r in faults.requests) == 2
 
 

@@ -1,7 +1,9 @@
 """A model behind an HTTP API, as the ``prompt -> str`` function the LLM slot calls.
 
-One call is one request (one more after a 429 whose ``Retry-After`` fits in the time left). Its
-time is the smaller of the model's own ``seconds`` and what is left of the caller's limit
+One call is one request. A 429 is raised like any failure, with the seconds its ``Retry-After``
+asks for: whether to wait and ask again is the slot's retry decision (:mod:`agent_team.retry`),
+which waits on its own clock and records the decision in the trace. A call's time is the smaller
+of the model's own ``seconds`` and what is left of the caller's limit
 (:func:`agent_team.limits.time_left`), passed down to the request itself: a request blocked in
 C cannot be stopped by the slot's trace hook. Every failure raises :class:`ModelError` in words,
 which the slot records as a failed attempt.
@@ -91,29 +93,21 @@ class HttpModel:
         schema = reply_schema(self.role) if self.structured and self.role else None
         body = json.dumps(self.wire.body(self.model, prompt, self.max_tokens, self.temperature, schema))
         headers = {"Content-Type": "application/json", **self.wire.headers(self._key.reveal())}
-        for _ in range(2):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise ModelError(f"no time left for the call ({seconds:.3g} s were given)", failure="timeout")
-            try:
-                reply = post(url, headers, body.encode("utf-8"), left, self.max_bytes)
-            except ModelError as err:
-                if err.status == 0:  # a browser's CORS refusal: say what to set on that server
-                    hint = hint_for(url)
-                    raise ModelError(f"{err}. {hint[0].upper()}{hint[1:]}", err.failure, 0) from None
-                raise
-            if reply.status != 429:
-                break
-            wait = _retry_after(reply.headers)
-            left = deadline - time.monotonic()
-            if wait is None or wait >= left:
-                asked = f"it asks to wait {wait:g} s" if wait is not None else "it gave no Retry-After"
-                raise ModelError(f"{explain(429, url, self.model, reply.text)}; {asked}, and this call has "
-                                 f"{max(left, 0):.3g} s left", status=429, retry_after=wait)
-            time.sleep(wait)  # the server said when; within the budget, so wait once and ask again
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ModelError(f"no time left for the call ({seconds:.3g} s were given)", failure="timeout")
+        try:
+            reply = post(url, headers, body.encode("utf-8"), left, self.max_bytes)
+        except ModelError as err:
+            if err.status == 0:  # a browser's CORS refusal: say what to set on that server
+                hint = hint_for(url)
+                raise ModelError(f"{err}. {hint[0].upper()}{hint[1:]}", err.failure, 0) from None
+            raise
         if reply.status != 200:
-            raise ModelError(explain(reply.status, url, self.model, reply.text), status=reply.status,
-                             retry_after=_retry_after(reply.headers))
+            wait, words = _retry_after(reply.headers), explain(reply.status, url, self.model, reply.text)
+            if reply.status == 429:  # the wait is for the slot's retry decision to take, not this call
+                words += f"; it asks to wait {wait:g} s" if wait is not None else "; it gave no Retry-After"
+            raise ModelError(words, status=reply.status, retry_after=wait)
         try:
             data = json.loads(reply.text)
         except (ValueError, RecursionError):
