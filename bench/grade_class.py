@@ -28,7 +28,7 @@ from agent_team.classroom import similarity
 from agent_team.classroom.cli import grade
 from agent_team.classroom.collect import collect
 from agent_team.classroom.exercises import cell_tag
-from agent_team.classroom.node import Limits
+from agent_team.runners.node import Limits
 from agent_team.classroom.results import summary
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,7 +36,7 @@ const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
-// The isolated runner's script (website/runner-worker.js; agent_team/models/worker_runner.py): the
+// The isolated runner's script (website/runner-worker.js; agent_team/runners/browser.py): the
 // worker it starts may load this site's own scripts, WebAssembly and files, and nothing else.
 const RUNNER = 'agent-team-runner.js';
 const RUNNER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";

@@ -77,9 +77,15 @@ CASES = ((1, "1"), (3, "Fizz"), (5, "Buzz"), (15, "FizzBuzz"))
 GOT_LIMIT = 80
 
 # Set by agent_team.models once a real model is made in this interpreter: a function
-# source -> report that runs the source somewhere else (another process, another worker), so
-# model-written code never runs where a key lives. None: the in-process sandbox below.
+# source -> report that runs the source somewhere else (another process, another worker:
+# agent_team.runners), so model-written code never runs where a key lives. None: the in-process
+# sandbox below.
 _runner = None
+
+
+def current_runner():
+    """The function every source is run through now (set by :func:`run_elsewhere`), or None: this process."""
+    return _runner
 
 
 def run_elsewhere(runner):

@@ -81,13 +81,13 @@ def check_real_model(page, url):
 def check_runner(page, faults):
     """With a key in the kernel the team's code is tested in the runner worker (made in one cell,
     used in the next): it has no network API, no drive, no key, a memory cap and a time limit."""
-    run(page, f"from agent_team.models import worker_runner\n"
+    run(page, f"from agent_team.runners import browser\n"
               f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
               "team = {r: llm_policy(r, model, retries=0, seconds=10) for r in ('planner', 'coder', 'reviewer')}")
     out = run(page, "from agent_team.supervisor import supervise\n"
                     "from agent_team import oracle\n"
                     "result = supervise(max_rounds=1, seconds=60, **team)\n"
-                    "print(result.status, oracle._runner is worker_runner.run_in_worker, result.tests['passed'])",
+                    "print(result.status, oracle.current_runner() is browser.run_in_worker, result.tests['passed'])",
               timeout=120)
     assert out == "pass True 4\n", out
     probe = ("import js, os, sys\n"
@@ -95,17 +95,17 @@ def check_runner(page, faults):
              "'indexedDB', 'caches', 'Worker', 'BroadcastChannel', 'postMessage') if hasattr(js, n)]\n"
              f"hunt = {KEY!r}[-12:] in repr(globals()) + repr(dict(os.environ))\n"
              "RESULT = (cut, os.path.exists('/drive'), hunt)")
-    out = run(page, f"print(worker_runner.run_python_in_worker({probe!r}))")
+    out = run(page, f"print(browser.run_python_in_worker({probe!r}))")
     assert out == "([], False, False)\n", out
     check_no_way_out(page)
-    # the memory cap (worker_runner.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
+    # the memory cap (browser.MEMORY_MB, 512): 200 MB fit, 600 MB more do not; the runner still answers
     hog = ("kept = bytearray(200 << 20)\n"
            "try:\n    more = bytearray(600 << 20)\n    RESULT = 'allocated'\n"
            "except MemoryError:\n    RESULT = 'refused'")
-    out = run(page, f"print(worker_runner.run_python_in_worker({hog!r}), "
-                    "worker_runner.run_python_in_worker('RESULT = 2'))")
+    out = run(page, f"print(browser.run_python_in_worker({hog!r}), "
+                    "browser.run_python_in_worker('RESULT = 2'))")
     assert out == "refused 2\n", out
-    out = run(page, "try:\n    worker_runner.run_python_in_worker('while True: pass', seconds=2)\n"
+    out = run(page, "try:\n    browser.run_python_in_worker('while True: pass', seconds=2)\n"
                     "except RuntimeError as err:\n    print(err)")
     assert out.startswith("it was stopped after 2"), out
 
@@ -138,7 +138,7 @@ def check_no_way_out(page):
     """No request leaves the runner by any route it still has, whatever ran: the listener, which
     would answer anything (CORS and CORP allowed), hears nothing; OPFS is not there at all."""
     with Hostile(cors=True, default=allow_all) as listener:
-        out = run(page, "print(worker_runner.run_python_in_worker("
+        out = run(page, "print(browser.run_python_in_worker("
                         + repr(ESCAPES.format(url=listener.url, ws=listener.url.replace("http", "ws"))) + "))")
         time.sleep(3)  # what ran asked asynchronously: long enough for a request to arrive
     assert listener.heard() == [], (listener.heard(), out)
@@ -209,16 +209,16 @@ def check_first_run_at_once(page, faults, times=5):
     started by the kernel's worker never started while the kernel waited for it in Chromium (issue
     22: 6 of 8 first boots), and in Firefox hung both threads for good now and then (issue 33: 3
     of 134). The count of workers the kernel made is what fails at once where the hang is rare."""
-    run(page, "from agent_team.models import worker_runner\nworker_runner.BOOT_SECONDS = 30")
+    run(page, "from agent_team.runners import browser\nbrowser.BOOT_SECONDS = 30")
     run(page, "import js\njs.eval(" + repr(COUNT_NESTED) + ")")
     # the model starts the runner only the first time (oracle.run_elsewhere is set once): a fresh
     # runner each time, started in this cell as the model's first start is; the steps go to the
     # console (Firefox's is shown under a failed test)
     mark = "js.console.log('first run at once: {}')\n"
     make = (f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\nimport js\n"
-            + mark.format("cell 1, stop") + "worker_runner._stop()\n" + mark.format("cell 1, start")
-            + "worker_runner.start()\n" + mark.format("cell 1, started"))
-    ask = (mark.format("cell 2, ask") + "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))\n"
+            + mark.format("cell 1, stop") + "browser._stop()\n" + mark.format("cell 1, start")
+            + "browser.start()\n" + mark.format("cell 1, started"))
+    ask = (mark.format("cell 2, ask") + "print(browser.run_python_in_worker('RESULT = 6 * 7'))\n"
            + mark.format("cell 2, answered"))
     for i in range(times):  # stops at the first that fails: the kernel is stuck after one
         answers = driver.execute_at_once(page, [make, ask], timeout=120)
@@ -240,17 +240,17 @@ def check_boot_bounded(page):
     so in words (the team's attempt fails; nothing waits for good); the next run starts a new one.
     (The page starts only the site's runner script, so a boot too slow for a short limit stands in
     for one that never answers.)"""
-    out = run(page, "from agent_team import oracle\nfrom agent_team.models import worker_runner\n"
-                    "worker_runner.BOOT_SECONDS, started = 0.05, time.monotonic()\n"
-                    "worker_runner._stop()\n"
+    out = run(page, "from agent_team import oracle\nfrom agent_team.runners import browser\n"
+                    "browser.BOOT_SECONDS, started = 0.05, time.monotonic()\n"
+                    "browser._stop()\n"
                     "try:\n"
                     "    report = oracle.run_tests({'src/fizzbuzz.py': 'def fizzbuzz(n):\\n    return str(n)'})\n"
                     "finally:\n"
-                    "    worker_runner.BOOT_SECONDS = 60.0\n"
-                    "print(report['errors'][0], '|', time.monotonic() - started < 10, worker_runner._runner)")
+                    "    browser.BOOT_SECONDS = 60.0\n"
+                    "print(report['errors'][0], '|', time.monotonic() - started < 10, browser._runner)")
     assert re.fullmatch(r"the isolated runner failed: it did not start within 0.05 s "
                         r"\((no answer|the worker never started)\) \| True \{\}\n", out), out
-    assert run(page, "print(worker_runner.run_python_in_worker('RESULT = 6 * 7'))") == "42\n"
+    assert run(page, "print(browser.run_python_in_worker('RESULT = 6 * 7'))") == "42\n"
 
 
 JS_WRITE_CELLS = """(sources) => {

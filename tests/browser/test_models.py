@@ -207,9 +207,9 @@ def test_a_team_run_in_the_cell_that_made_a_keyed_model_runs_its_code_in_the_run
     kernel waits for the runner's first boot blocked, without its event loop (no JSPI needed; a
     worker the kernel started itself never started there in Chromium, issue 22)."""
     team = ("from agent_team.supervisor import supervise\n"
-            "from agent_team.models import worker_runner\n"
+            "from agent_team.runners import browser\n"
             f"model = openai_chat({faults.url + '/ok/v1'!r}, 'smol', key={KEY!r})\n"
-            "worker_runner._stop()  # a first boot, in this cell\n"
+            "browser._stop()  # a first boot, in this cell\n"
             "team = {r: llm_policy(r, model, retries=0, seconds=10)\n"
             "        for r in ('planner', 'coder', 'reviewer')}\n"
             "result = supervise(max_rounds=1, seconds=60, **team)\n"

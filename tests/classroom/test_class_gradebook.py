@@ -21,9 +21,10 @@ import yaml
 import agent_team
 
 from course_notebooks import WRONG_RUN_TEAM, without_exercises
-from agent_team.classroom import cli, node
+from agent_team.classroom import cli
 from agent_team.classroom.exercises import cell_tag
-from agent_team.classroom.node import RunnerError, find_pyodide
+from agent_team.runners import node
+from agent_team.runners.node import RunnerError, find_pyodide
 
 ROOT = Path(__file__).resolve().parents[2]
 try:
@@ -87,7 +88,7 @@ def graded(tmp_path_factory):
     appendix = without_exercises()
     put(root, f"eve/{appendix[0].name}", json.loads(appendix[0].read_text()))
     mp = pytest.MonkeyPatch()
-    mp.setattr(node, "_network_off", lambda: [])
+    mp.setattr(node, "network_off", lambda: [])
     try:
         code = cli.main([str(root), "--workers", "2", "--timeout", "20", "--json", str(out / "grades.json"),
                          "--csv", str(out / "grades.csv"), "--feedback", str(out / "feedback"),

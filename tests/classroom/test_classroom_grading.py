@@ -21,8 +21,8 @@ from course_notebooks import WRONG_RUN_TEAM
 from agent_team.classroom import cli
 from agent_team.classroom.cli import grade, main
 from agent_team.classroom.exercises import EXERCISES, cell_tag
-from agent_team.classroom import node
-from agent_team.classroom.node import Limits, RunnerError, find_pyodide
+from agent_team.runners import node
+from agent_team.runners.node import Limits, RunnerError, find_pyodide
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "s3cr3t-host-value-7f1d"
@@ -147,7 +147,7 @@ MEMORY = "hoard = []\nwhile True:\n    hoard.append(b'x' * 2**24)\n"
 def graded(tmp_path_factory):
     # Without the optional network namespace: what is tested is the isolation every system gets.
     mp = pytest.MonkeyPatch()
-    mp.setattr(node, "_network_off", lambda: [])
+    mp.setattr(node, "network_off", lambda: [])
     results = {}  # (exercise, cell) -> what the runner said: the command-line test reuses it
 
     def run_and_keep(specs, *args, **kwargs):

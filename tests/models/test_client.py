@@ -12,7 +12,7 @@ from agent_team.limits import call_limited
 from agent_team.llm import llm_policy
 from agent_team.models import ModelError, anthropic_messages, openai_chat, total_usage
 from agent_team.models.client import Secret
-from agent_team.models.isolated import run_isolated
+from agent_team.runners.isolated import run_isolated
 from agent_team.supervisor import supervise
 from agent_team.views import make_view
 from agent_team.repo import GOAL, initial_repo

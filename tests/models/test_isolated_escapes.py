@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_team.models import isolated
-from agent_team.models.isolated import run_python
+from agent_team.runners import isolated
+from agent_team.runners.isolated import run_python
 
 HERE = Path(__file__).resolve().parent
 KEY = "sk-test-escapes-0123456789abcdefghij"
@@ -215,7 +215,7 @@ def test_escaped_code_cannot_signal_the_parent(level):
 
 FLOOD = """
 import resource, json, sys
-from agent_team.models.isolated import OUTPUT_CAP, run_python
+from agent_team.runners.isolated import OUTPUT_CAP, run_python
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 flood = "import sys\\nchunk = b'x' * (1 << 20)\\nfor _ in range(256): sys.stdout.buffer.write(chunk)"
 code, out, err = run_python(flood)
@@ -242,12 +242,11 @@ def counted(self, args, *rest, **named):
     started.append(args)
     real(self, args, *rest, **named)
 subprocess.Popen.__init__ = counted
-from agent_team.classroom import node
-from agent_team.models import isolated
+from agent_team.runners import isolated, node
 at_import = len(started)
-first = isolated.isolation(), node._network_off()
+first = isolated.isolation(), node.network_off()
 measured = len(started)
-again = isolated.isolation(), isolated.ISOLATION, node._network_off()
+again = isolated.isolation(), isolated.ISOLATION, node.network_off()
 print(at_import, measured > 0, len(started) - measured)
 """
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from . import gradebook, points, similarity, similarity_page
 from .collect import collect
 from .exercises import SETUP
-from .node import PACKAGE, Limits, RunnerError, run_jobs
+from ..runners.node import Limits, RunnerError, run_jobs
+from ..runners.sources import PACKAGE
 from .results import Row, all_passed, from_result, markdown, grid_table, to_json, to_junit
 
 __all__ = ["main", "grade", "grade_collected"]

@@ -1,11 +1,12 @@
 """Which oracle runs model-written code, once a real model exists in this interpreter.
 
-CPython: the isolated runner (:mod:`.isolated`, a subprocess with no environment and limits,
-confined by namespaces, Landlock and seccomp as far as the machine allows: ``isolated.ISOLATION``
-says how, measured on first use, not on import). The browser's kernel: a model *holding a key* starts the runner
-worker (:mod:`.worker_runner`, a second Pyodide with no key and no network); where the page
-cannot have one (no SharedArrayBuffer: the page is not cross-origin isolated) the oracle
-refuses to run code, saying why. A keyless local model keeps the in-process teaching sandbox
+The runners themselves live in :mod:`agent_team.runners`. CPython: the isolated runner
+(:mod:`agent_team.runners.isolated`, a subprocess with no environment and limits, confined by
+namespaces, Landlock and seccomp as far as the machine allows: ``isolated.ISOLATION`` says how,
+measured on first use, not on import). The browser's kernel: a model *holding a key* starts the
+runner worker (:mod:`agent_team.runners.browser`, a second Pyodide with no key and no network);
+where the page cannot have one (no SharedArrayBuffer: the page is not cross-origin isolated) the
+oracle refuses to run code, saying why. A keyless local model keeps the in-process teaching sandbox
 there: without a key in the kernel there is no secret for the code to reach.
 """
 
@@ -27,15 +28,16 @@ def refuse(source):
 
 def protect(has_key):
     """Point the oracle at the isolated runner (or the refusal); never loosen a stricter choice."""
+    if oracle.current_runner() is not None:
+        return
     if not IN_BROWSER:
-        from .isolated import run_isolated
-        if oracle._runner is None:
-            oracle.run_elsewhere(run_isolated)
-    elif has_key and oracle._runner is None:
+        from ..runners.isolated import run_isolated
+        oracle.run_elsewhere(run_isolated)
+    elif has_key:
         try:
-            from . import worker_runner
-            worker_runner.start()
+            from ..runners import browser
+            browser.start()
         except Exception:  # noqa: BLE001 -- no worker or no SharedArrayBuffer here: run nothing
             oracle.run_elsewhere(refuse)
         else:
-            oracle.run_elsewhere(worker_runner.run_in_worker)
+            oracle.run_elsewhere(browser.run_in_worker)

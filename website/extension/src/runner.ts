@@ -1,5 +1,5 @@
 /**
- * The page's side of the isolated runner (agent_team/models/worker_runner.py): the kernel's worker
+ * The page's side of the isolated runner (agent_team/runners/browser.py): the kernel's worker
  * asks, and the page starts the runner's worker, passes it the kernel's messages and ends it.
  *
  * Why the page and not the kernel's worker: a worker started by another worker (a nested worker)
@@ -12,23 +12,29 @@
  * can wait for the runner's boot in the very cell that made the model, with or without JSPI.
  *
  * The page starts only the site's own runner script, which the site's service worker serves with
- * a content security policy that keeps it off the network (website/runner-worker.js). What passes
- * through here: agent_team's source files and the code to test, never the key (it lives in the kernel's model object only). Replies do not come this way: the
- * runner writes them into the SharedArrayBuffer the kernel waits on.
+ * a content security policy that keeps it off the network (website/runner-worker.js); the page,
+ * not the kernel, names that script and where Pyodide is, so the kernel needs no private Pyodide
+ * API to find them and cannot ask for another script. What passes through here: agent_team's
+ * source files and the code to test, never the key (it lives in the kernel's model object only).
+ * Replies do not come this way: the runner writes them into the SharedArrayBuffer the kernel
+ * waits on.
  */
 
 /** One message of the kernel's worker to the page, under this key. */
 export const RUNNER = 'agentTeamRunner';
-/** The runner's script, at the site's root (website/runner-worker.js), served with its policy. */
-const SCRIPT = 'agent-team-runner.js';
+/** The runner's script, at the site's root (website/runner-worker.js), served with its policy:
+ * two folders above Pyodide's own (static/pyodide/), as JupyterLite lays out a site (page/warm.ts
+ * finds Pyodide there too). */
+const SCRIPT = '../../agent-team-runner.js';
 
 type Ask =
-  | { type: 'start'; url: string; boot: Record<string, unknown> }
+  | { type: 'start'; boot: Record<string, unknown> }
   | { type: 'post'; message: Record<string, unknown> }
   | { type: 'stop' };
 
-/** Serve `kernel`'s runner: started, fed and ended on its word, and ended with it. */
-export function serveRunner(kernel: Worker): void {
+/** Serve `kernel`'s runner, which loads Pyodide from `indexUrl`: started, fed and ended on its
+ * word, and ended with it. */
+export function serveRunner(kernel: Worker, indexUrl: string): void {
   let runner: Worker | null = null;
   const stop = () => {
     runner?.terminate();
@@ -41,13 +47,8 @@ export function serveRunner(kernel: Worker): void {
     }
     if (ask.type === 'start') {
       stop();
-      const url = new URL(ask.url, location.href);
-      if (url.origin !== location.origin || !url.pathname.endsWith(`/${SCRIPT}`)) {
-        console.warn(`agent_team: the runner is ${SCRIPT} of this site, not ${url.href}`);
-        return; // the kernel sees no start and says so (worker_runner.py)
-      }
-      runner = new Worker(url, { type: 'module' });
-      runner.postMessage(ask.boot);
+      runner = new Worker(new URL(SCRIPT, indexUrl), { type: 'module' });
+      runner.postMessage({ ...ask.boot, indexURL: indexUrl });
     } else if (ask.type === 'post') {
       runner?.postMessage(ask.message);
     } else if (ask.type === 'stop') {

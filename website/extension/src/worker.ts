@@ -13,6 +13,7 @@
 
 import { bounds } from './bounds';
 import { sharedMemory } from './capabilities';
+import { serveInTab } from './in-tab';
 import { serveRunner } from './runner';
 
 /** What a worker needs to boot Pyodide: where it is, and how the kernel loads it. */
@@ -78,15 +79,17 @@ export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): I
     }
   });
   worker.addEventListener('error', (event: ErrorEvent) => failed(event.message || 'the worker did not load'));
-  if (shared) {
-    serveRunner(worker); // the isolated runner needs shared memory: without it there is none
-  }
   const { pyodideUrl } = boot;
+  const indexUrl = pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
+  if (shared) {
+    serveRunner(worker, indexUrl); // the isolated runner needs shared memory: without it there is none
+    serveInTab(worker); // so does a model in the tab: the kernel waits for its answers on shared memory
+  }
   worker.postMessage({
     agentTeamBoot: {
       by: boot.by,
       pyodideUrl,
-      indexUrl: pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1),
+      indexUrl,
       loadPyodideOptions: boot.loadPyodideOptions,
       interrupt,
       snapshot: boot.snapshot !== false,

@@ -1,4 +1,4 @@
-// One Pyodide interpreter in a worker thread of runner.mjs: boots once, then grades exercise after
+// One Pyodide interpreter in a worker thread of node_runner.mjs: boots once, then grades exercise after
 // exercise (agent_team/classroom/inside.py gives each one fresh interpreter state). The thread runs
 // under the process's Node permission model (no host writes, no processes, reads only of Pyodide
 // and these scripts); on top of that, before any learner code runs, every door from Python to the
@@ -15,6 +15,23 @@ process.binding = (name) => {
 };
 
 const { pyodideDir, files, interrupt } = workerData;
+
+// The heap's size, for the runner's "left it too big" check, read from the WebAssembly memory the
+// interpreter grows (Pyodide has no public API for it: its HEAP8 is private and may change). The
+// hook is set before Pyodide loads and cannot be replaced: learner code reaches it through `import js`.
+let memory = null;
+const grow = WebAssembly.Memory.prototype.grow;
+Object.defineProperty(WebAssembly.Memory.prototype, "grow", {
+  writable: false,
+  configurable: false,
+  value: function (pages) {
+    memory = this;
+    return grow.call(this, pages);
+  },
+});
+// 0 until it first grows: it starts at about 30 MB, far below any limit
+const heap = () => (memory ? memory.buffer.byteLength : 0);
+
 const { loadPyodide } = await import(pathToFileURL(`${pyodideDir}/pyodide.mjs`).href);
 const pyodide = await loadPyodide({
   indexURL: `${pyodideDir}/`,
@@ -67,7 +84,6 @@ function harden() {
     if (name in globalThis) Object.defineProperty(globalThis, name, { value: undefined });
   }
 }
-const heap = () => pyodide._module.HEAP8.length;
 harden();
 parentPort.postMessage({ type: "ready", heap: heap() });
 

@@ -1,7 +1,7 @@
 """Which confinement this machine allows, asked once and only when a runner first needs it (host side).
 
 Two runners start model- or learner-written code in another process: the isolated runner
-(:mod:`.isolated`) and the classroom's Node.js grader (:mod:`agent_team.classroom.node`). Both
+(:mod:`.isolated`) and the class grader's Node.js runner (:mod:`.node`). Both
 ask here whether ``unshare`` works for an unprivileged user (a kernel or a container may refuse
 user namespaces, e.g. some CI runners). The answer is computed on the first call, never at
 import, and kept for the life of the interpreter: one probe per command line.

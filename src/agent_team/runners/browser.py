@@ -3,14 +3,15 @@
 Browser only (``import js``). The page starts, for the kernel, the site's runner script
 (website/runner-worker.js, served as ``agent-team-runner.js`` by the site's service worker with a
 content security policy: this site's own scripts and files only, no other origin by any route, and
-the script refuses to boot without it). It loads Pyodide from the same cached files, receives
-agent_team's source files (never the key, which lives in the kernel's model object only), and then
-deletes from its global scope everything that reaches outside or keeps anything (``fetch``,
-``XMLHttpRequest``, ``WebSocket``, ``importScripts``, ``indexedDB``, ``caches``, ``Worker``,
-``FontFace``, ``navigator.storage``, ...; from the prototypes too). It shares no file system with the
-kernel: the drive is not there. Each run posts the source and waits on a SharedArrayBuffer with a
-time limit; past it the worker is terminated (the only way to stop a blocked worker) and a new one
-is started.
+the script refuses to boot without it); the page names that script and Pyodide's folder, so this
+module needs no private Pyodide API to find them. It loads Pyodide from the same cached files,
+receives agent_team's files (:mod:`.sources`; never the key, which lives in the kernel's model
+object only), and then deletes from its global scope everything that reaches outside or keeps
+anything (``fetch``, ``XMLHttpRequest``, ``WebSocket``, ``importScripts``, ``indexedDB``,
+``caches``, ``Worker``, ``FontFace``, ``navigator.storage``, ...; from the prototypes too). It
+shares no file system with the kernel: the drive is not there. Each run posts the source and waits
+on a SharedArrayBuffer with a time limit; past it the worker is terminated (the only way to stop a
+blocked worker) and a new one is started.
 Its memory is capped (``MEMORY_MB``): Pyodide grows its heap through ``WebAssembly.Memory``'s
 ``grow``, which the worker replaces, before Pyodide loads, with one that refuses to pass the cap
 and cannot be put back (not writable, not configurable); a refused growth is a failed ``malloc``,
@@ -25,8 +26,9 @@ in any cell, the one that made the model included, in every engine with shared m
 """
 
 import json
-import os
 import time
+
+from .sources import package_sources
 
 __all__ = ["start", "run_in_worker", "run_python_in_worker", "SECONDS", "MEMORY_MB"]
 
@@ -36,10 +38,6 @@ BOOT_SECONDS = 60.0  # the first boot in a later cell may still be under way
 REPLY_BYTES = 1 << 20
 HEADER = 12          # three Int32: reply ready, reply length, boot message received
 
-# The runner's script, at the site's root (website/runner-worker.js); the page starts only it, and
-# the site's service worker serves it with the content security policy that keeps it off the network.
-SCRIPT = "agent-team-runner.js"
-
 _runner = {}  # the one runner of this kernel, once the page was asked to start it: sab, state, booted
 
 
@@ -48,18 +46,6 @@ def _js():
     from pyodide.ffi import to_js
 
     return js, lambda value: to_js(value, dict_converter=js.Object.fromEntries)
-
-
-def _sources():
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    files = []
-    for folder, _, names in os.walk(os.path.join(root, "agent_team")):
-        for name in sorted(names):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                with open(path, encoding="utf-8") as handle:
-                    files.append(["/runner" + path[len(root):], handle.read()])
-    return files
 
 
 def _ask_page(ask):
@@ -73,13 +59,11 @@ def start():
     if _runner:
         return
     js, _ = _js()
-    import pyodide_js
-
     sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
-    index = pyodide_js._api.config.indexURL  # the site's static/pyodide/
     _runner.update(sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
-    _ask_page({"type": "start", "url": js.URL.new("../../" + SCRIPT, index).href,
-               "boot": {"type": "boot", "sab": sab, "indexURL": index, "files": _sources(), "memoryMB": MEMORY_MB}})
+    # the page adds Pyodide's folder (indexURL) and starts the site's runner script
+    _ask_page({"type": "start", "boot": {"type": "boot", "sab": sab, "files": package_sources(),
+                                         "memoryMB": MEMORY_MB}})
 
 
 def _stop():

@@ -1,7 +1,7 @@
 // The grading runner: one Node process, one Pyodide worker thread, exercises one after another.
-// Started by agent_team/classroom/node.py (never by hand) as
-//   node --experimental-permission --allow-fs-read=<pyodide> --allow-fs-read=<this folder>
-//        --allow-worker --disallow-code-generation-from-strings runner.mjs <pyodide dir>
+// Started by agent_team/runners/node.py (never by hand) as
+//   node --experimental-permission --allow-fs-read=<pyodide> --allow-fs-read=<these two scripts>
+//        --allow-worker --disallow-code-generation-from-strings node_runner.mjs <pyodide dir>
 // with an empty environment. Reads {files, jobs, limits} as JSON on stdin; writes one line
 // "RESULT <json>" per job on stdout, in job order. The main thread never runs Python: it keeps the
 // clock and the memory watch, interrupts a job that runs too long, and replaces the worker when a
@@ -21,7 +21,7 @@ let interrupt = null;
 function start() {
   const shared = new SharedArrayBuffer(4);
   interrupt = new Int32Array(shared);
-  worker = new Worker(new URL("./worker.mjs", import.meta.url), {
+  worker = new Worker(new URL("./node_worker.mjs", import.meta.url), {
     workerData: { pyodideDir, files, interrupt: shared },
     env: {},
     stdout: true,

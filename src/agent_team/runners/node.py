@@ -1,13 +1,15 @@
-"""Run exercise jobs in Pyodide under Node.js, isolated from this machine (the host side).
+"""The class grader's runner: exercise jobs in Pyodide under Node.js, isolated from this machine (host side).
 
 Each runner is one ``node`` process with Node's permission model switched on:
 it may read only Pyodide's folder and the two runner scripts, write nothing,
 start no process, and compile no code from strings; it starts with an empty
 environment in an empty temporary folder. The engine's source is sent to it as
-text, so no host folder is mounted. Inside, ``worker.mjs`` also removes the
-JavaScript doors Pyodide leaves open (``require``, ``fetch``, ``process``...).
-Where the system allows an unprivileged network namespace (``unshare -rn``),
-the runner gets no network interface at all as well.
+text (:mod:`.sources`), so no host folder is mounted. Inside, ``node_worker.mjs``
+also removes the JavaScript doors Pyodide leaves open (``require``, ``fetch``,
+``process``...) and :mod:`agent_team.classroom.inside` grades each job with fresh
+interpreter state. Where the system allows an unprivileged network namespace
+(``unshare -rn``, asked once in :mod:`.namespaces`), the runner gets no network
+interface at all as well.
 
 Jobs are dealt round-robin to ``workers`` runners that work in parallel.
 """
@@ -20,12 +22,13 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..models.namespaces import network_off
+from .namespaces import network_off
+from .sources import PACKAGE, package_sources
 
 __all__ = ["Limits", "find_pyodide", "run_jobs", "RunnerError"]
 
 HERE = Path(__file__).resolve().parent
-PACKAGE = HERE.parent
+RUNNER, WORKER = HERE / "node_runner.mjs", HERE / "node_worker.mjs"
 
 
 class RunnerError(RuntimeError):
@@ -48,17 +51,6 @@ def find_pyodide(explicit=None):
                       "course repository), or pass --pyodide PATH/TO/node_modules/pyodide")
 
 
-def _engine_files():
-    """The agent_team package as ``{relative path: text}`` (Python files only)."""
-    return {str(p.relative_to(PACKAGE.parent)): p.read_text(encoding="utf-8")
-            for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
-
-
-def _network_off():
-    """``unshare -rn`` where allowed (asked once, shared with the isolated runner), or ``[]``."""
-    return network_off()
-
-
 def command(pyodide):
     node = shutil.which("node")
     if not node:
@@ -72,10 +64,10 @@ def command(pyodide):
     if major < 20:
         raise RunnerError(f"Node.js {version.strip() or '(unknown version)'} is too old: the grader needs 20 "
                           "or newer for its permission model (the isolation of learner code)")
-    return [*_network_off(), node, "--experimental-permission", f"--allow-fs-read={pyodide}/",
-            f"--allow-fs-read={HERE / 'runner.mjs'}", f"--allow-fs-read={HERE / 'worker.mjs'}",
+    return [*network_off(), node, "--experimental-permission", f"--allow-fs-read={pyodide}/",
+            f"--allow-fs-read={RUNNER}", f"--allow-fs-read={WORKER}",
             "--allow-worker", "--disallow-code-generation-from-strings", "--no-warnings",
-            "--max-old-space-size=512", str(HERE / "runner.mjs"), str(pyodide)]
+            "--max-old-space-size=512", str(RUNNER), str(pyodide)]
 
 
 def run_jobs(jobs, limits=None, workers=1, pyodide=None):
@@ -84,7 +76,7 @@ def run_jobs(jobs, limits=None, workers=1, pyodide=None):
     if not jobs:
         return []
     argv = command(find_pyodide(pyodide))
-    files = _engine_files()
+    files = package_sources()
     results = [None] * len(jobs)
     shares = [list(range(i, len(jobs), max(1, workers))) for i in range(max(1, min(workers, len(jobs))))]
     errors = []
