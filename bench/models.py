@@ -33,7 +33,7 @@ def main():
     try:
         model = llama.Timed(openai_chat(url + "/v1", "smollm2", max_tokens=200, seconds=SECONDS))
         runs = []
-        isolated = oracle._runner
+        isolated = oracle.current_runner()
 
         def timed_runner(source):
             started = time.perf_counter()

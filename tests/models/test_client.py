@@ -68,7 +68,7 @@ def test_structured_false_sends_no_schema(faults):
 
 def test_the_default_team_on_a_model_passes_with_the_oracle_isolated(faults):
     model = openai(faults)
-    assert oracle._runner is run_isolated  # making a model moved the oracle out of this process
+    assert oracle.current_runner() is run_isolated  # making a model moved the oracle out of this process
     team = {role: llm_policy(role, model, retries=0, seconds=10) for role in ("planner", "coder", "reviewer")}
     result = supervise(seconds=30, **team)
     assert result.status == "pass" and result.rounds == 1

@@ -84,7 +84,7 @@ KEY_HUNTS = [
 def test_model_written_code_run_by_the_team_finds_no_key(faults, monkeypatch, source):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     model = openai_chat(f"{faults.url}/ok/v1", "smol", key=KEY)
-    assert oracle._runner is run_isolated
+    assert oracle.current_runner() is run_isolated
 
     def coder(goal, view):  # stands for a model that wrote this source
         return {"role": "coder", "thought": "t", "message": "m",

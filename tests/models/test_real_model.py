@@ -42,7 +42,7 @@ def server():
 
 def test_the_default_team_on_a_real_model_ends_within_its_budget(server):
     model = Timed(openai_chat(server + "/v1", "smollm2", max_tokens=200, seconds=SECONDS))
-    assert oracle._runner is run_isolated
+    assert oracle.current_runner() is run_isolated
     team = {role: llm_policy(role, model, retries=0, seconds=SECONDS) for role in ("planner", "coder", "reviewer")}
     started = time.perf_counter()
     result = supervise(max_rounds=2, seconds=SECONDS + 10, **team)

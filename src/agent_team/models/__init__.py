@@ -10,9 +10,10 @@
 - The key: :func:`ask_key` reads it from an environment variable or asks for it in a password
   box; it is held only in the model object and never printed, traced or saved.
 - Model-written code never runs where the key lives: making a model switches the oracle of
-  this interpreter to an isolated runner (:mod:`.isolation` says which): in CPython a
-  subprocess (:mod:`.isolated`, host side), in the browser a second worker holding no key
-  that the page starts (:mod:`.worker_runner`).
+  this interpreter to an isolated runner (:mod:`.isolation` says which; the runners live in
+  :mod:`agent_team.runners`): in CPython a subprocess (:mod:`agent_team.runners.isolated`, host
+  side), in the browser a second worker holding no key that the page starts
+  (:mod:`agent_team.runners.browser`).
 """
 
 import os
