@@ -6,10 +6,12 @@
 
 By default it starts `tools/llm-server/serve.mjs` on 127.0.0.1 (a subprocess, as the model tests
 do), runs each run of :data:`RUNS` with the model in the roles it names, and writes one JSON file
-per run into ``src/agent_team/recordings/``: every call's prompt, reply (or error), token counts
-and seconds, the run's ending, and the label (model, size, quantisation, settings, server, date,
-this machine's load) that the course shows wherever the recording is shown. Nothing is edited by
-hand afterwards: a recording is what the model said.
+per run into ``src/agent_team/recordings/``: every call's prompt, reply (or error, with the HTTP
+status and Retry-After it carried), token counts and seconds, the run's ending, and the label
+(model, size, quantisation, settings, server, date, this machine's load) that the course shows
+wherever the recording is shown. Nothing is edited by hand afterwards: a recording is what the
+model said. The run ``retry`` is not a team's: it asks the coder's first prompt in five ways, one
+call each, for exercise 7.1's grader to replay.
 """
 
 import argparse
@@ -27,9 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from agent_team.advice import compare_reviewers  # noqa: E402 -- after the path, so this checkout's engine is used
-from agent_team.llm import llm_policy  # noqa: E402 -- the path is set above
-from agent_team.models import openai_chat  # noqa: E402 -- the path is set above
+from agent_team.llm import build_prompt, llm_policy  # noqa: E402 -- the path is set above
+from agent_team.models import ModelError, openai_chat  # noqa: E402 -- the path is set above
 from agent_team.recordings import FOLDER, GATE_CASES, run_settings  # noqa: E402 -- the path is set above
+from agent_team.repo import GOAL, initial_repo  # noqa: E402 -- the path is set above
+from agent_team.views import make_view  # noqa: E402 -- the path is set above
 from agent_team.supervisor import supervise  # noqa: E402 -- the path is set above
 
 EVERY_ROLE = ("planner", "coder", "reviewer")
@@ -47,6 +51,16 @@ RUNS = {
     "injection": {"title": "the model as the coder, with instructions planted in the file it edits",
                   "roles": ("coder",), "structured": False, "retries": 1, "max_rounds": 2, "planted": True},
     "advice": {"title": "the model as the gate's adviser, over the gate's cases", "advice": True},
+    # Exercise 7.1's recorded outcomes: the coder's first prompt, one call per ask. An ask's own
+    # `seconds` is a limit meant to be missed; without one, a call has the run's --seconds.
+    "retry": {"title": "the coder's first prompt asked five ways, one call each (exercise 7.1 replays them)",
+              "asks": [{"name": "free text (no schema), 300 tokens", "structured": False, "max_tokens": 300},
+                       {"name": "free text (no schema), 60 tokens: cut off", "structured": False, "max_tokens": 60},
+                       {"name": "held to the coder's schema, 300 tokens", "structured": True, "max_tokens": 300},
+                       {"name": "wrong address (no /v1): the server's own 404", "structured": False,
+                        "max_tokens": 60, "address": "without /v1"},
+                       {"name": "2000 tokens asked for in 0.5 s: the call times out", "structured": False,
+                        "max_tokens": 2000, "seconds": 0.5}]},
 }
 
 
@@ -64,13 +78,15 @@ class Recorder:
         return self.model.last_usage
 
     def __call__(self, prompt):
-        call = {"role": self.role, "prompt": prompt, "reply": None, "error": None, "failure": None}
+        call = {"role": self.role, "prompt": prompt, "reply": None, "error": None, "failure": None,
+                "status": None, "retry_after": None}
         started = time.perf_counter()
         try:
             call["reply"] = self.model(prompt)
             return call["reply"]
         except Exception as err:
             call["error"], call["failure"] = str(err), getattr(err, "failure", None) or "error"
+            call["status"], call["retry_after"] = getattr(err, "status", None), getattr(err, "retry_after", None)
             raise
         finally:
             call["seconds"] = round(time.perf_counter() - started, 3)
@@ -88,6 +104,9 @@ def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
     if spec.get("advice"):
         rows = compare_reviewers(GATE_CASES, model, seconds=seconds)
         ending = {"rows": rows}
+    elif spec.get("asks"):
+        label = {**label, "settings": {**label["settings"], "max_tokens": "per ask (setup)"}}
+        ending = {"rows": [ask_once(ask, url, model_name, seconds, calls) for ask in spec["asks"]]}
     else:
         team = {role: llm_policy(role, model, retries=spec["retries"], seconds=seconds) for role in spec["roles"]}
         result = supervise(**run_settings(setup), seconds=(1 + spec["retries"]) * (seconds + 5), **team)
@@ -98,6 +117,19 @@ def record(name, spec, url, model_name, label, seconds, folder=FOLDER):
     path = Path(folder) / f"{name}.json"
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{path}: {len(calls)} calls in {wall} s, ending {ending.get('status', 'rows')}")
+
+
+def ask_once(ask, url, model_name, seconds, calls):
+    """One call of the coder's first prompt as ``ask`` says: ``[its name, "answered" or the failure]``."""
+    prompt = build_prompt("coder", GOAL, make_view("coder", GOAL, initial_repo(), []))
+    base = url.removesuffix("/v1") if ask.get("address") == "without /v1" else url
+    model = Recorder(openai_chat(base, model_name, structured=ask["structured"], max_tokens=ask["max_tokens"],
+                                 seconds=ask.get("seconds", seconds)), calls).for_role("coder")
+    try:
+        model(prompt)
+    except ModelError:
+        pass  # recorded: the call's error is what was asked for
+    return [ask["name"], calls[-1]["failure"] or "answered"]
 
 
 def cpu_name():
@@ -171,7 +203,11 @@ def main(argv=None):
     finally:
         if process is not None:
             process.terminate()
-            process.wait(10)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:  # still generating for a call that timed out (the retry run's)
+                process.kill()
+                process.wait(10)
 
 
 if __name__ == "__main__":

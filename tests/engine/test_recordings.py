@@ -21,7 +21,7 @@ TEAM_RUNS = [n for n in recording_names() if load_recording(n).setup.get("roles"
 
 
 def test_the_course_ships_its_recordings_each_fully_labelled():
-    assert {"coder", "team", "wide", "free", "injection", "advice"} <= set(recording_names())
+    assert {"coder", "team", "wide", "free", "injection", "advice", "retry"} <= set(recording_names())
     for name in recording_names():
         rec = load_recording(name)
         label = rec.label

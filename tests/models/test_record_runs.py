@@ -56,7 +56,10 @@ def test_recording_again_gives_the_shipped_outcomes_and_on_its_kernels_the_shipp
     shipped, fresh = load_recording(name), record_again(name, tmp_path)
     assert [fresh.label[k] for k in ("model", "settings")] == [shipped.label[k] for k in ("model", "settings")]
     assert fresh.setup == shipped.setup
-    late = [c["seconds"] for c in fresh.calls if c["failure"] == "timeout"]
+    # An ask with seconds of its own (the retry run's) is a limit meant to be missed; any other timeout is late.
+    meant = [bool(ask.get("seconds")) for ask in fresh.setup.get("asks", ())]
+    late = [c["seconds"] for i, c in enumerate(fresh.calls) if c["failure"] == "timeout" and not
+            (i < len(meant) and meant[i])]
     assert not late, (f"{len(late)} call(s) got no answer within {SECONDS:g} s here (load average "
                       f"{os.getloadavg()[0]:.1f}): a timeout says how fast this machine is, not what the model "
                       "says; give the calls more time with AGENT_TEAM_MODEL_SECONDS")

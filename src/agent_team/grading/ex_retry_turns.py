@@ -1,17 +1,43 @@
 """Exercise 7.1's replayed turns: models that replay recorded and scripted outcomes, no model running.
 
-A recorded outcome is what SmolLM2-135M (or its server) really answered (``ex_retry_replies``,
-labelled with model, quantisation, settings and date). A scripted one is made up here to stand
-for what the recordings lack (a 401, a 429, a 5xx, a hang, garbage, a lie, an injection, a huge
-reply), and says ``(scripted)`` in its name wherever it is shown: nothing scripted is presented
-as a model's.
+A recorded outcome is what SmolLM2-135M (or its server) really answered: a call of the recording
+``retry`` (``recordings/retry.json``, made by tools/record_runs.py and labelled like every
+recorded run), read here as 7.1's outcomes, one per ask (:data:`RECORDINGS`). A scripted one is
+made up here to stand for what the recordings lack (a 401, a 429, a 5xx, a hang, garbage, a lie,
+an injection, a huge reply), and says ``(scripted)`` in its name wherever it is shown: nothing
+scripted is presented as a model's.
 """
 
+from ..llm import BadReply, parse_reply
 from ..models.http import ModelError
+from ..recordings import load_recording
 from ..repo import TESTS_PATH
-from .ex_retry_replies import RECORDINGS
 
-__all__ = ["recorded_model", "REPLAYS"]
+__all__ = ["LABEL", "RECORDINGS", "recorded_model", "REPLAYS"]
+
+_RETRY = load_recording("retry")
+LABEL = _RETRY.label
+
+
+def _verdict(reply):
+    """What the slot makes of a reply: None when the coder's reply parses, else the problem it is told."""
+    try:
+        parse_reply("coder", reply)
+    except BadReply as err:
+        return str(err)
+    return None
+
+
+def _outcome(ask, call):
+    """One recorded call as an outcome of a turn: its ask's settings, what came back, what the slot made of it."""
+    verdict = _verdict(call["reply"]) if call["reply"] is not None else None
+    return {"name": ask["name"], "structured": ask["structured"], "max_tokens": ask["max_tokens"],
+            "temperature": LABEL["settings"]["temperature"], "reply": call["reply"], "status": call["status"],
+            "retry_after": call["retry_after"], "failure": "bad reply" if verdict else call["failure"],
+            "error": verdict or call["error"], "usage": call["usage"], "seconds": call["seconds"]}
+
+
+RECORDINGS = [_outcome(ask, call) for ask, call in zip(_RETRY.setup["asks"], _RETRY.calls, strict=True)]
 
 
 def _recorded(name):
