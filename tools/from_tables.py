@@ -17,16 +17,25 @@ A source says what a table knows without copying it, so adding a row changes no 
   in the table, from 1) filled in; left out when every fault is narrated. So a fault added to
   the table gets part 4's predict-then-run moment without an edit to part 4.
 
+* a line ``# {{body of MODULE.FUNCTION}}``, inside a worked solution: that package function's
+  statements (its docstring left out), at the line's indent. A grader's reference written out as
+  the notebook's worked solution: one text, so the two cannot drift apart.
+
 ``fill(text)`` is what ``tools/notebooks.py`` builds from, and what tests of the course's text read.
 """
 
+import ast
+import importlib
+import inspect
 import json
 import re
+import textwrap
 
 TEMPLATE_TAG = "each-new-fault"
 STOPPED_BY = re.compile(r"\{\{faults stopped by (?P<layer>[a-z]+)\}\}")
 AFTER = re.compile(r"\{\{after (?P<state>[A-Z_]+)\}\}")
 LAYER_DEFINITIONS = re.compile(r"^# \{\{layer definitions\}\}$", re.M)
+BODY = re.compile(r"^(?P<indent>[ \t]*)# \{\{body of (?P<module>[\w.]+)\.(?P<name>\w+)\}\}\n", re.M)
 CELL = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$", re.M)
 WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
          "fifteen sixteen seventeen eighteen nineteen twenty").split()
@@ -59,7 +68,18 @@ def fill(text):
     text = "".join(out).replace("{{faults}}", number_word(len(FAULTS)))
     text = STOPPED_BY.sub(lambda m: _numbers(FAULTS, m["layer"]), text)
     text = AFTER.sub(lambda m: _after(m["state"]), text)
+    text = BODY.sub(lambda m: _body(m["module"], m["name"], m["indent"]), text)
     return LAYER_DEFINITIONS.sub(lambda m: _definitions(), text)
+
+
+def _body(module, name, indent):
+    """The statements of ``module.name`` (its docstring left out), each line at ``indent``."""
+    source = textwrap.dedent(inspect.getsource(getattr(importlib.import_module(module), name)))
+    first = ast.parse(source).body[0].body[0]
+    documented = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and isinstance(first.value.value, str)
+    lines = source.splitlines()[first.end_lineno if documented else first.lineno - 1:]
+    return textwrap.indent(textwrap.dedent("\n".join(lines)) + "\n", indent)
 
 
 def _after(state):

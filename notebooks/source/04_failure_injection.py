@@ -701,12 +701,7 @@ Hints("4.1")
 # %% tags=["exercise"]
 def no_exec(role, patch):
     # BEGIN SOLUTION
-    content = patch.get("content")
-    if role == "coder" and isinstance(content, str):
-        for word in ("__import__", "exec"):
-            if word in content:
-                return f"coder patches may not use {word}"
-    return None
+    # {{body of agent_team.grading.ex_hardening.reference_no_exec}}
     # END SOLUTION
 
 # %%

@@ -237,11 +237,11 @@ print(turns(free_run.trace, "coder")[-1]["message"])
 # address its server answers 404; asked for 2000 tokens in half a second it times out.
 
 # %%
-from agent_team.grading.ex_retry_replies import LABEL, RECORDINGS
+from agent_team.grading.ex_retry_turns import RECORDINGS
 from agent_team.retry import STOP_REASONS
 from agent_team.widgets import show_table
 
-print(", ".join(f"{k}: {v}" for k, v in LABEL.items()))
+show_label(recordings["retry"])
 show_table(["recorded call", "what the slot made of it", "seconds", "tokens (prompt, reply)"],
            [[r["name"], r["error"] or "a usable reply", r["seconds"],
              f"{r['usage']['prompt_tokens']}, {r['usage']['completion_tokens']}" if r.get("usage") else "-"]
@@ -281,33 +281,7 @@ show_table(["stop reason", "what the learner reads"], [[k, v] for k, v in STOP_R
 # %% tags=["exercise"]
 def retry_or_stop(attempts, budget):
     # BEGIN SOLUTION
-    last = attempts[-1]
-    status = last["status"]
-    hopeless = None
-    if last["failure"] == "bad reply":
-        row = 0
-        for attempt in reversed(attempts):
-            if attempt["failure"] != "bad reply":
-                break
-            row += 1
-        if row >= 3:
-            hopeless = "bad replies"
-        wait = 0
-    elif status in (401, 403):
-        hopeless = "bad key"
-    elif status == 404:
-        hopeless = "unknown model"
-    elif status is not None and status != 429 and status < 500:
-        hopeless = "refused"
-    else:
-        wait = last["retry_after"] if last["retry_after"] is not None else 2 ** (len(attempts) - 1)
-    if hopeless:
-        return ("stop", hopeless)
-    if len(attempts) >= budget["attempts"]:
-        return ("stop", "out of attempts")
-    if budget["elapsed"] + wait >= budget["seconds"]:
-        return ("stop", "out of time")
-    return ("retry", wait)
+    # {{body of agent_team.grading.ex_retry.reference_retry_or_stop}}
     # END SOLUTION
     # STUB: raise NotImplementedError("decide: ('retry', wait) or ('stop', reason)")
 

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+from built_sources import filled
 
 from agent_team.course import EXERCISES
 from agent_team.render.diagram import SUPERVISOR, machine_text, state_svg
@@ -14,16 +15,6 @@ SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "source"
 # Under Pyodide only src/ and the tests are copied (tests/pyodide/select.py): no notebook sources.
 needs_sources = pytest.mark.skipif(not SOURCES.is_dir(), reason="the notebook sources are not here")
 GRADERS = {row.id: f"{row.grader}(" for row in EXERCISES}  # every exercise of the course's table
-
-
-def filled(path):
-    """A source as its notebooks are built from it: what it leaves to the tables filled in."""
-    import importlib.util
-    tool = SOURCES.parents[1] / "tools" / "from_tables.py"
-    spec = importlib.util.spec_from_file_location("from_tables", tool)
-    tables = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tables)
-    return tables.fill(path.read_text(encoding="utf-8"))
 
 
 def _cells():

@@ -3,8 +3,9 @@
 Exercises 1.1, 2.1, 4.1, 4.2 and 5.1 are graded, with all their mutants, from the notebook
 sources in tests/grading/test_*reference_mutants.py. Here: the 1.1 grader's reference and
 3.1's `protocol.run_team` are the very statements the notebooks show as worked solutions
-(comments and docstrings aside); 6.2's reads a run as `gated.run_outcomes` does; the worked
-solutions of 3.1, 6.1 and 6.2 pass their graders.
+(comments and docstrings aside); the worked solutions of 4.2 and 7.1 are written from their
+graders' references when the notebooks are built (tools/from_tables.py); 6.2's reads a run as
+`gated.run_outcomes` does; the worked solutions of 3.1, 4.2, 6.1, 6.2 and 7.1 pass their graders.
 """
 
 import ast
@@ -17,7 +18,10 @@ import pytest
 from agent_team import gated, protocol
 from agent_team.classroom.exercises import SETUP
 from agent_team.faults import FAULTS, run_fault
-from agent_team.grading import grade_my_fault, grade_run_outcomes, grade_run_team
+from agent_team.grading import (grade_hardening, grade_my_fault, grade_retry_or_stop, grade_run_outcomes,
+                                 grade_run_team)
+from agent_team.grading.ex_hardening import reference_no_exec
+from agent_team.grading.ex_retry import reference_retry_or_stop
 from agent_team.grading.ex_run_tests import reference_run_tests
 from agent_team.supervisor import supervise
 
@@ -33,7 +37,7 @@ spec.loader.exec_module(tool)
 def exercise_cells(part):
     """The exercise cells of one part, as the worked-solution notebook has them."""
     path = next(SOURCES.glob(f"{part}_*.py"))
-    cells = tool.notebook(tool.parse(path.read_text(encoding="utf-8")), solution=True)["cells"]
+    cells = tool.notebook(tool.parse(tool.filled(path)), solution=True)["cells"]
     return [c["source"] for c in cells if "exercise" in c["metadata"].get("tags", [])]
 
 
@@ -61,6 +65,18 @@ def accepted(report):
 def test_the_run_tests_grader_compares_with_the_worked_solution():
     cell = next(c for c in exercise_cells("01") if "def run_tests(" in c)
     assert body(cell) == body(inspect.getsource(reference_run_tests))
+
+
+@pytest.mark.parametrize("part, name, reference, grade", [
+    ("04", "no_exec", reference_no_exec, grade_hardening),
+    ("07", "retry_or_stop", reference_retry_or_stop, grade_retry_or_stop),
+])
+def test_a_worked_solution_written_from_its_graders_reference_is_that_reference(part, name, reference, grade):
+    source = next(SOURCES.glob(f"{part}_*.py")).read_text(encoding="utf-8")
+    assert f"    # {{{{body of {reference.__module__}.{reference.__name__}}}}}\n" in source  # no copy in the source
+    cell = next(c for c in exercise_cells(part) if f"def {name}(" in c)
+    assert body(cell) == body(inspect.getsource(reference))
+    accepted(grade(defined(part, name)))
 
 
 def test_the_run_team_solution_is_the_packages_reference():

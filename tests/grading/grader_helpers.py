@@ -3,6 +3,8 @@ worked solutions as the notebook sources hold them."""
 
 from pathlib import Path
 
+from built_sources import filled
+
 from agent_team.faults import fizz_only_coder, greedy_planner, stubborn_reviewer, wipe_plan
 
 SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "source"
@@ -11,7 +13,7 @@ MARKERS = ("# BEGIN SOLUTION", "# END SOLUTION", "# STUB")
 
 def solution(notebook, starts):
     """The exercise cell of ``notebook`` from the line starting ``starts``, solution filled in."""
-    text = (SOURCES / notebook).read_text(encoding="utf-8")
+    text = filled(SOURCES / notebook)
     cell = text[text.index(starts):]
     cell = cell[:cell.index("# %%", 1)]
     return "\n".join(line for line in cell.splitlines() if not line.strip().startswith(MARKERS)) + "\n"

@@ -40,7 +40,6 @@ from ..trace import turns
 from .core import Report, call_learner, grading_run
 from .shapes import kind
 
-WORDS = ("exec", "__import__")
 REASON_CAP = 200
 ROLES = ("planner", "coder", "reviewer", "tester")
 PATHS = (SRC_PATH, PLAN_PATH, REVIEW_PATH, "notes.txt", "src/helpers.py", "exec.py")
@@ -55,10 +54,11 @@ REQUIREMENTS = (
 
 
 def reference_no_exec(role, patch):
-    """The behaviour the exercise text asks for."""
+    """The behaviour the exercise text asks for: part 4's worked solution is this function's body
+    (tools/from_tables.py writes it into the notebook), so the two are one text."""
     content = patch.get("content")
     if role == "coder" and isinstance(content, str):
-        for word in WORDS:
+        for word in ("__import__", "exec"):
             if word in content:
                 return f"coder patches may not use {word}"
     return None

@@ -7,8 +7,9 @@ budget), and the learner's answer is compared with :func:`reference_retry_or_sto
 ``in the slot``: the learner's function is plugged into the real slot
 (``llm_policy(retry=...)``) and whole turns are replayed, each with a :class:`ManualClock` so
 waits cost no time and a turn is the same turn every time: the recorded replies of SmolLM2-135M
-(``ex_retry_replies``, real) and scripted failures (``ex_retry_turns``), each labelled scripted (a 401, a 429 with
-and without Retry-After, 5xx, a hang, garbage, a lie, an injection, a huge reply). No model runs.
+(the recording ``retry``, real) and scripted failures, each labelled scripted (a 401, a 429 with
+and without Retry-After, 5xx, a hang, garbage, a lie, an injection, a huge reply), both replayed
+by ``ex_retry_turns``. No model runs.
 
 Learner code is called only through ``call_learner`` (directly, or inside the slot's policy),
 with fresh copies and its sleeps recorded, not waited (``ex_retry_answer``: the slot does the
@@ -54,26 +55,30 @@ RULE = dict(REQUIREMENTS)
 
 
 def reference_retry_or_stop(attempts, budget):
-    """The decision the exercise text describes, sentence by sentence."""
+    """The decision the exercise text describes, sentence by sentence: part 7's worked solution is
+    this function's body (tools/from_tables.py writes it into the notebook), so the two are one text."""
     last = attempts[-1]
-    status, reason = last["status"], None
+    status = last["status"]
+    hopeless = None
     if last["failure"] == "bad reply":
         row = 0
         for attempt in reversed(attempts):
             if attempt["failure"] != "bad reply":
                 break
             row += 1
-        reason, wait = ("bad replies" if row >= 3 else None), 0
+        if row >= 3:
+            hopeless = "bad replies"
+        wait = 0
     elif status in (401, 403):
-        reason = "bad key"
+        hopeless = "bad key"
     elif status == 404:
-        reason = "unknown model"
-    elif status is not None and status != 429 and not 500 <= status <= 599:
-        reason = "refused"
+        hopeless = "unknown model"
+    elif status is not None and status != 429 and status < 500:
+        hopeless = "refused"
     else:
         wait = last["retry_after"] if last["retry_after"] is not None else 2 ** (len(attempts) - 1)
-    if reason:
-        return ("stop", reason)
+    if hopeless:
+        return ("stop", hopeless)
     if len(attempts) >= budget["attempts"]:
         return ("stop", "out of attempts")
     if budget["elapsed"] + wait >= budget["seconds"]:
