@@ -26,7 +26,8 @@ _output/ and build/site/lite/ are deleted first. Steps:
    listeners in front) isolates the pages (COOP/COEP) and keeps the site's files for a visit with
    the server out of reach (website/isolation.py, website/offline.py);
 8. the learner's work (website/mywork.py): the published notebooks' versions and the home page's
-   "my work" module (download, import, a newer published notebook) in mywork/;
+   "my work" module (download, import, a newer published notebook) in mywork/; the model in the
+   tab's runtime in intab/, fetched only when a learner makes a model (website/intab.py);
 9. the course's home page at the site's root, in place of JupyterLite's redirect to lab/
    (website/home.py), with the recap sheet and the instructors' page beside it;
 10. the list of the site's files for its service worker, which keeps them for a visit with the
@@ -46,7 +47,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import check, contents, home, isolation, levers, mywork, offline, prewarm, wheels
+from . import check, contents, home, intab, isolation, levers, mywork, offline, prewarm, wheels
 from .wheels import norm
 
 HERE = Path(__file__).resolve().parent
@@ -236,6 +237,7 @@ def main() -> None:
          "--output-dir", out], cwd=LITE)
     page_settings = levers.apply(out, settings["loadPyodideOptions"], without=args.without)
     mywork.apply(out)
+    intab.apply(out)
     home.publish(out, ROOT, page_settings)
     if "isolation" in page_settings:
         offline.patch(out)  # last: it lists every file the site has

@@ -33,6 +33,9 @@ NEVER_FETCHED = [
     (r"pypi\.org/pypi/", "text of the settings schema (disablePyPIFallback is true: checked above)"),
     (r"cdn\.jsdelivr\.net/pyodide/v\$\{",
      "pyodide.mjs: cdnUrl, read only when running under Node.js, never in a browser"),
+    (r"cdn\.jsdelivr\.net/npm/@wllama/wllama-compat@",
+     "intab/intab.js: wllama's default compat files, replaced before any load by the site's own "
+     "(setCompat in website/extension/src/in-tab-engine.ts)"),
     (r"raw\.githubusercontent\.com/ajv-validator/", "a JSON-schema $id (an identifier, not fetched)"),
     (r"raw\.githubusercontent\.com/jupyter-server/", "a link in the text of an API description"),
 ]

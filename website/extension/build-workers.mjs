@@ -24,3 +24,7 @@ await build({
 // The home page's "my work" (src/mywork/index.ts), an ES module the page imports; the site's build
 // puts it at mywork/mywork.js (website/mywork.py).
 await build({ ...common, entryPoints: ['src/mywork/index.ts'], outfile: 'lib/mywork.js' });
+// The model in the tab (src/in-tab-engine.ts with @wllama/wllama bundled in), an ES module the page
+// imports only when the kernel makes a model; the site's build puts it at intab/intab.js beside the
+// runtime's WebAssembly (website/intab.py).
+await build({ ...common, entryPoints: ['src/in-tab-engine.ts'], outfile: 'lib/intab.js' });
