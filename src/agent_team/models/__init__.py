@@ -7,6 +7,8 @@
 
 - :func:`openai_chat`: Chat Completions (OpenAI, OpenRouter, Groq, vLLM, llama-server, LM Studio,
   Ollama's /v1); :func:`anthropic_messages`: Anthropic's Messages API.
+- :func:`in_tab`: a model run in the learner's own browser tab (llama.cpp in WebAssembly; no key,
+  no server), in the course's site only (:mod:`.tab`).
 - The key: :func:`ask_key` reads it from an environment variable or asks for it in a password
   box; it is held only in the model object and never printed, traced or saved.
 - Model-written code never runs where the key lives: making a model switches the oracle of
@@ -23,9 +25,11 @@ from ..llm import ScriptedModel
 from .client import HttpModel, Secret
 from .http import IN_BROWSER, ModelError
 from .keys import refuse_misplaced
+from .tab import CannotRunHere, in_tab
 from .wire import ANTHROPIC, OPENAI
 
-__all__ = ["openai_chat", "anthropic_messages", "ask_key", "NoKey", "total_usage", "ModelError", "ScriptedModel"]
+__all__ = ["openai_chat", "anthropic_messages", "in_tab", "CannotRunHere", "ask_key", "NoKey", "total_usage",
+           "ModelError", "ScriptedModel"]
 
 MAX_BYTES = 1_000_000  # one reply; a fizzbuzz turn needs a few kilobytes
 
