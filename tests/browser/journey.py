@@ -13,6 +13,8 @@ Steps (each returns what it measured; test_journey.py says which run where):
 - interrupt_reply: the interrupted cell's reply is a KeyboardInterrupt (the learner is told);
 - return: save, reload (a return visit, same profile): the kernel comes back restored from the
   snapshot the first visit stored and answers, and the saved cells and reports are all there;
+- restart: Kernel -> Restart while `while True: pass` runs (what the page tells a learner whose
+  browser cannot interrupt a cell) brings back a kernel that answers, however long its start;
 - home: the course's home page, opened next, shows each exercise as the notebook's last grader
   report left it (read from the browser's storage: the record the progress widget shows).
 Everything goes through page.evaluate, with lite's JavaScript snippets; the kernel's worker is read
@@ -41,6 +43,7 @@ WRONG = ["return None"]
 FIRST_VISIT_SECONDS = 180
 RETURN_VISIT_SECONDS = 120
 RUN_ALL_SECONDS = 300
+RESTART_SECONDS = 300  # a plain start: up to 60 s seen in WebKit under Xvfb, and the machine may be busy
 # What Interrupt needs (as website/extension/src/capabilities.ts's sharedMemory() checks it).
 JS_SHARED_MEMORY = """() => !!globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function'
   && typeof Atomics === 'object' && typeof Atomics.waitAsync === 'function'"""
@@ -48,6 +51,17 @@ JS_SHARED_MEMORY = """() => !!globalThis.crossOriginIsolated && typeof SharedArr
 JS_HOME_BADGES = """(ids) => ids.map((id) => {
   const badge = document.querySelector(`[data-exercise="${id}"] [data-status]`);
   return badge && badge.textContent; })"""
+# Kernel -> Restart as its dialog does once accepted, with a cell that never ends running; not awaited
+# here (page.evaluate has no timeout): window.__agentTeamRestart says when it is done, or how it failed.
+JS_RESTART = """async () => {
+  const context = window.jupyterapp.shell.currentWidget.sessionContext;
+  context.session.kernel.requestExecute({code: 'while True: pass'}).done.catch(() => {});
+  await new Promise((r) => setTimeout(r, 1500));
+  window.__agentTeamRestart = 'restarting';
+  context.restartKernel().then(() => { window.__agentTeamRestart = 'done'; },
+                               (e) => { window.__agentTeamRestart = String(e); });
+  return true;
+}"""
 # A line of the page (the site's own message) saying Interrupt is not available and what to do.
 JS_NO_INTERRUPT_LINE = r"""() => document.body.innerText.split('\n')
   .filter(l => /interrupt/i.test(l) && /restart/i.test(l) && l.length < 300)"""
@@ -110,6 +124,21 @@ class Journey:
         assert reports(cells) == reports(saved), f"{page.name}: reports {reports(cells)}, saved {reports(saved)}"
         after = driver.execute(page, "print(1 + 1)")
         assert after == {"status": "ok", "out": "2\n"}, f"{page.name}: the restored kernel: {after}"
+
+    def restart(self):
+        """Kernel -> Restart with an endless cell running: a kernel comes back and answers."""
+        page = self.page
+        start = time.monotonic()
+        page.evaluate(JS_RESTART)
+        page.wait_for_function("() => window.__agentTeamRestart !== 'restarting' && (" + driver.JS_KERNEL_STATUS
+                               + ")() !== 'restarting'", timeout=RESTART_SECONDS * 1000, polling=200)
+        status = page.evaluate("() => [window.__agentTeamRestart, (" + driver.JS_KERNEL_STATUS + ")()]")
+        assert status[0] == "done" and status[1] != "dead", f"{page.name}: after Kernel -> Restart: {status}"
+        page.wait_for_function(driver.JS_KERNEL_IDLE, timeout=RESTART_SECONDS * 1000, polling=200)
+        self.times["restart_s"] = time.monotonic() - start
+        self.shot("restart")
+        after = driver.execute(page, "print(1 + 1)")
+        assert after == {"status": "ok", "out": "2\n"}, f"{page.name}: the restarted kernel: {after}"
 
     def home(self):
         """The home page after the work: each exercise's badge says what its last report said."""

@@ -21,7 +21,7 @@ import pytest
 from browsers import engines
 
 LEARNER = sorted(p.name for p in (journey.ROOT / "notebooks").glob("*.ipynb"))
-ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return", "home")
+ALL = ("open", "attempt", "loop", "interrupt", "interrupt_reply", "return", "restart", "home")
 # engine: {notebook, or "*" for the others: the steps it runs}
 PLAN = {
     "chromium": {"*": ALL},
@@ -69,7 +69,8 @@ def test_learner_journey(request, site_url, engine, site_path, steps):
     trip = journey.Journey(page, site_url, site_path)
     done = []
     run = {"open": trip.open, "attempt": trip.attempt, "loop": trip.loop, "interrupt": trip.interrupt,
-           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit, "home": trip.home}
+           "interrupt_reply": trip.interrupt_reply, "return": trip.return_visit, "restart": trip.restart,
+           "home": trip.home}
     failed_as_known, passes_now = [], []
     try:
         for step in steps:

@@ -15,6 +15,7 @@ import { IKernelClient, IKernelSpecs } from '@jupyterlite/services';
 
 import { openedUnchanged, savedWidgets } from './notebooks';
 import { storedWidgets } from './stored-widgets';
+import { keepListedWhileRestarting } from './restart';
 import { newerPublished } from './survive';
 import { startEarly } from './worker';
 
@@ -67,6 +68,7 @@ const kernel: JupyterFrontEndPlugin<void> = {
         (await kernelModule).AgentTeamKernel.interrupt(id);
         return cancelQueued(id);
       };
+      keepListedWhileRestarting(client); // a slow restart must not read as a dead kernel
     }
 
     // What the kernel logs (a failed start, Pyodide's warnings) goes to its notebook's log console.
