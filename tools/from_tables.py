@@ -17,9 +17,10 @@ A source says what a table knows without copying it, so adding a row changes no 
   in the table, from 1) filled in; left out when every fault is narrated. So a fault added to
   the table gets part 4's predict-then-run moment without an edit to part 4.
 
-* a line ``# {{body of MODULE.FUNCTION}}``, inside a worked solution: that package function's
-  statements (its docstring left out), at the line's indent. A grader's reference written out as
-  the notebook's worked solution: one text, so the two cannot drift apart.
+* a line ``...  # {{body of MODULE.FUNCTION}}``, inside a worked solution: that package function's
+  statements (its docstring left out), at the line's indent (the ``...`` keeps the source valid
+  Python). A grader's reference written out as the notebook's worked solution: one text, so the
+  two cannot drift apart.
 
 ``fill(text)`` is what ``tools/notebooks.py`` builds from, and what tests of the course's text read.
 """
@@ -35,7 +36,7 @@ TEMPLATE_TAG = "each-new-fault"
 STOPPED_BY = re.compile(r"\{\{faults stopped by (?P<layer>[a-z]+)\}\}")
 AFTER = re.compile(r"\{\{after (?P<state>[A-Z_]+)\}\}")
 LAYER_DEFINITIONS = re.compile(r"^# \{\{layer definitions\}\}$", re.M)
-BODY = re.compile(r"^(?P<indent>[ \t]*)# \{\{body of (?P<module>[\w.]+)\.(?P<name>\w+)\}\}\n", re.M)
+BODY = re.compile(r"^(?P<indent>[ \t]*)\.\.\.  # \{\{body of (?P<module>[\w.]+)\.(?P<name>\w+)\}\}\n", re.M)
 CELL = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$", re.M)
 WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
          "fifteen sixteen seventeen eighteen nineteen twenty").split()

@@ -701,7 +701,7 @@ Hints("4.1")
 # %% tags=["exercise"]
 def no_exec(role, patch):
     # BEGIN SOLUTION
-    # {{body of agent_team.grading.ex_hardening.reference_no_exec}}
+    ...  # {{body of agent_team.grading.ex_hardening.reference_no_exec}}
     # END SOLUTION
 
 # %%
