@@ -237,7 +237,7 @@ print(turns(free_run.trace, "coder")[-1]["message"])
 # address its server answers 404; asked for 2000 tokens in half a second it times out.
 
 # %%
-from agent_team.grading.ex_retry_turns import RECORDINGS
+from agent_team.grading.ex_retry_turns import LABEL, RECORDINGS
 from agent_team.retry import STOP_REASONS
 from agent_team.widgets import show_table
 
@@ -245,7 +245,7 @@ show_label(recordings["retry"])
 show_table(["recorded call", "what the slot made of it", "seconds", "tokens (prompt, reply)"],
            [[r["name"], r["error"] or "a usable reply", r["seconds"],
              f"{r['usage']['prompt_tokens']}, {r['usage']['completion_tokens']}" if r.get("usage") else "-"]
-            for r in RECORDINGS], "SmolLM2-135M, recorded")
+            for r in RECORDINGS], f"{LABEL['model']}, recorded {LABEL['date']}")
 show_table(["stop reason", "what the learner reads"], [[k, v] for k, v in STOP_REASONS.items()],
            "the stop reasons")
 
@@ -281,7 +281,7 @@ show_table(["stop reason", "what the learner reads"], [[k, v] for k, v in STOP_R
 # %% tags=["exercise"]
 def retry_or_stop(attempts, budget):
     # BEGIN SOLUTION
-    # {{body of agent_team.grading.ex_retry.reference_retry_or_stop}}
+    ...  # {{body of agent_team.grading.ex_retry.reference_retry_or_stop}}
     # END SOLUTION
     # STUB: raise NotImplementedError("decide: ('retry', wait) or ('stop', reason)")
 
