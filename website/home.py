@@ -18,12 +18,17 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from string import Template
 
 from agent_team import course, progress
 
 from . import labfetch
 
 TITLE = "A Team of Agents: Plan, Code, Review, Test"
+# The pages as pages (website/templates/): read and edited as HTML and CSS, with `$slot`s filled here.
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+HOME = Template((TEMPLATES / "home.html").read_text(encoding="utf-8"))
+SHEET = Template((TEMPLATES / "sheet.html").read_text(encoding="utf-8"))
 # What the course is and who it is for: README.md's opening, for a learner.
 TEACHES = ("An interactive course on orchestrating a team of role agents (a planner, a coder, a "
            "reviewer) with a supervisor written in code. The supervisor decides who speaks next, what "
@@ -126,119 +131,17 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
               "hours": round(total / 60, 1), **(settings or {})}
     blob = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")
     solutions = "".join(f'<li><a href="{_open("solutions/" + nb.file)}">{_e(nb.title)}</a></li>' for nb in data)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{_e(TITLE)}</title>
-<link rel="manifest" href="manifest.webmanifest">
-<style>{STYLE}</style>
-{JUPYTERLITE_ROOT}
-<script type="application/json" id="agent-team-home">{blob}</script>
-<script src="{SCRIPT}" defer></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to the course</a>
-<header>
-<nav aria-label="site"><a href="#parts">Parts</a> <a href="recap.html">Recap sheet</a>
-<a href="#how">How this site works</a> <a href="#instructors">Instructors</a>
-<a href="{LAB}" id="open-lab">Open JupyterLab</a></nav>
-<h1>{_e(TITLE)}</h1>
-</header>
-<main id="main">
-<section aria-labelledby="about-h">
-<h2 id="about-h">What you will learn</h2>
-<p>{_e(TEACHES)}</p>
-<p>{_e(FOR_WHOM)}</p>
-<p>{len(parts)} parts and an appendix, about {_e(config["hours"])} hours in all,
-{sum(len(nb.exercises) for nb in parts)} graded exercises.</p>
-<p class="start"><a class="button" id="continue" href="{_open(first.file)}">Start with {_e(first.title)}</a>
-<span id="continue-note" class="muted"></span></p>
-<p id="warm" class="muted" role="status" aria-live="polite"></p>
-</section>
-<section id="parts" aria-labelledby="parts-h">
-<h2 id="parts-h">The parts</h2>
-<p id="progress-note" class="muted">Your progress shows here once you have run an exercise's grader cell.</p>
-<ol class="parts">{"".join(_part(nb) for nb in parts)}</ol>
-<h2>Appendix</h2>
-<ul class="parts">{"".join(_part(nb) for nb in appendix)}</ul>
-</section>
-<section aria-labelledby="recap-h">
-<h2 id="recap-h">The recap sheet</h2>
-<p><a href="recap.html">The whole course on one printable page</a>: the state machine, the rules, the words.</p>
-</section>
-<section aria-labelledby="solutions-h">
-<h2 id="solutions-h">Worked solutions</h2>
-<p>Every exercise solved, with the notebooks run to the end: the answers. Try each exercise
-(and its hints) first; open these to compare once you have passed, or when you are stuck for good.</p>
-<details><summary>Show the worked solutions</summary><ul>{solutions}</ul></details>
-</section>
-<section id="my-work" aria-labelledby="my-work-h">
-<h2 id="my-work-h">Your work</h2>
-<p data-fallback>Your changed notebooks and your progress, as one zip file to keep or hand in: the
-button below, or the one under the progress table at the end of each part (both save the same zip).</p>
-</section>
-<section id="kept" aria-labelledby="kept-h">
-<h2 id="kept-h">Where your work is kept</h2>
-<p>Your notebooks and your progress are saved in this browser, for this site's address only: not
-on a server, and not in another browser or on another computer. Clearing this site's data in the
-browser deletes them.</p>
-<p id="persist" role="status" aria-live="polite">Some browsers clear a site's data when space runs
-low, and Safari clears it after 7 days without a visit.</p>
-<p>To keep a copy, download your work (above) from time to time, and always before a break of a week
-or more in Safari.</p>
-<p><button type="button" id="persist-ask" hidden>Ask this browser to keep my work</button></p>
-</section>
-<section id="how" aria-labelledby="how-h">
-<h2 id="how-h">How this site works</h2>
-<ul>
-<li><strong>It runs in your browser.</strong> Python (Pyodide) runs in this tab: no server runs your
-code, and nothing you type leaves the browser. The first visit downloads Python once (about 28 MB);
-this page starts on it while you read.</li>
-<li><strong>Your work stays in this browser</strong> (see above).</li>
-<li><strong>A cell that never ends:</strong> Kernel → Interrupt Kernel (or the ■ button) stops it
-and keeps your variables. Where the browser cannot interrupt, the notebook says so in one line:
-then use Kernel → Restart Kernel and run the cells above again.</li>
-<li><strong>Browsers:</strong> {_e(BROWSERS)}. Over plain <code>http://</code> from another
-machine, Interrupt cannot stop a running cell.</li>
-<li><strong>JupyterLab</strong> itself, with the file browser: <a href="{LAB}">open it</a>.</li>
-</ul>
-</section>
-<section id="instructors" aria-labelledby="instructors-h">
-<h2 id="instructors-h">For instructors</h2>
-<p>This site is a folder of static files: copy it to any web host (GitHub Pages, a school's server,
-a USB stick), under any path. <code>agent-team-grade</code> grades a class's notebooks or
-<em>Download my work</em> zips with the same graders, one row per learner.</p>
-<p><a href="teachers.html">Deploying the course and grading a class</a></p>
-</section>
-</main>
-<footer><p class="muted">{_e(TITLE)} · runs entirely in this browser</p></footer>
-</body>
-</html>
-"""
+    return HOME.substitute(
+        title=_e(TITLE), style=STYLE, jupyterlite_root=JUPYTERLITE_ROOT, settings=blob, script=SCRIPT, lab=LAB,
+        teaches=_e(TEACHES), for_whom=_e(FOR_WHOM), part_count=len(parts), hours=_e(config["hours"]),
+        exercise_count=sum(len(nb.exercises) for nb in parts), first_href=_open(first.file),
+        first_title=_e(first.title), parts="".join(_part(nb) for nb in parts),
+        appendix="".join(_part(nb) for nb in appendix), solutions=solutions, browsers=_e(BROWSERS))
 
 
 def sheet(markdown_html: str, title: str) -> str:
     """A page of the site around an already rendered markdown document (the recap, the instructors')."""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{_e(title)}</title>
-<style>{STYLE}</style>
-</head>
-<body>
-<header><nav aria-label="site"><a href="./">Course home</a> <a href="{LAB}">Open JupyterLab</a></nav></header>
-<main id="main" class="sheet">
-{markdown_html}
-</main>
-</body>
-</html>
-"""
+    return SHEET.substitute(title=_e(title), style=STYLE, lab=LAB, body=markdown_html)
 
 
 def markdown(text: str) -> str:
@@ -250,49 +153,8 @@ def markdown(text: str) -> str:
     return re.sub(r'<a href="(?!https?:|#)[^"]*">(.*?)</a>', r"\1", html)
 
 
-# The course's look: the widgets' colours (render/html.py, render/diagram.py), light and dark.
-STYLE = """
-:root{--fg:#1d1d1f;--bg:#fff;--card:#f6f7f9;--line:rgba(127,127,127,.35);--link:#1559c1;--accent:#1a73e8;
---hot:#b35300;--muted:#5b5f66;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5}
-@media (prefers-color-scheme:dark){:root{--fg:#e8e8ea;--bg:#121316;--card:#1c1e22;--link:#8ab4f8;
---accent:#8ab4f8;--hot:#f5a35c;--muted:#a6abb3}}
-*{box-sizing:border-box}
-body{margin:0;color:var(--fg);background:var(--bg);font-size:16px}
-header,main,footer{max-width:60rem;margin:0 auto;padding:0 1rem}
-h1{font-size:clamp(1.5rem,4vw,2.2rem);line-height:1.2;margin:.6em 0 .3em}
-h2{font-size:1.3rem;margin:1.6em 0 .4em;border-bottom:2px solid var(--accent);padding-bottom:.15em}
-h3{font-size:1.05rem;margin:0 0 .2em}
-a{color:var(--link)}
-a:focus-visible,button:focus-visible,summary:focus-visible{outline:3px solid var(--hot);outline-offset:2px}
-nav{display:flex;flex-wrap:wrap;gap:.3rem 1rem;padding:.7rem 0;border-bottom:1px solid var(--line)}
-nav #open-lab{margin-left:auto}
-.skip{position:absolute;left:-999px;top:0;background:var(--bg);padding:.4rem}
-.skip:focus{left:.5rem}
-.button,button{display:inline-block;padding:.5em 1em;border-radius:6px;border:0;font:inherit;
-background:var(--accent);color:var(--bg);text-decoration:none;font-weight:600;cursor:pointer}
-button.quiet{background:transparent;color:var(--link);border:1px solid var(--line);padding:.2em .6em;font-weight:400}
-ol.parts,ul.parts{list-style:none;padding:0;margin:0;display:grid;gap:.8rem;
-grid-template-columns:repeat(auto-fill,minmax(min(100%,17rem),1fr))}
-li.part{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.8rem}
-.meta,.muted{color:var(--muted)}
-.meta{margin:0 0 .4em;font-size:.9rem}
-ul.exercises{padding-left:1.1rem;margin:.3em 0}
-.ex-id{font-weight:700}
-.badge{display:inline-block;padding:0 .45em;border-radius:8px;font-size:.8rem;font-weight:600}
-.badge.ok{background:rgba(30,160,70,.22)}.badge.warn{background:rgba(230,150,0,.28)}
-.badge.muted{background:rgba(127,127,127,.18);color:inherit}
-.tally{font-size:.9rem;margin:.3em 0 0}
-.tally:empty{display:none}
-code{font-family:ui-monospace,monospace;font-size:.92em;background:rgba(127,127,127,.14);padding:0 .2em;
-border-radius:3px}
-details summary{cursor:pointer;font-weight:600}
-.sheet table{border-collapse:collapse;display:block;overflow-x:auto}
-.sheet th,.sheet td{border:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top}
-.sheet pre{overflow-x:auto;background:var(--card);padding:.5em}
-.sheet pre code{background:none;padding:0}
-footer{margin-top:2rem;padding-bottom:2rem;border-top:1px solid var(--line)}
-@media print{nav,.skip{display:none}}
-"""
+# The course's look, light and dark, inline in every page (one request less before the page shows).
+STYLE = (TEMPLATES / "site.css").read_text(encoding="utf-8")
 
 
 def prefetch_list(lab_page: str) -> list[str]:
