@@ -11,7 +11,7 @@
  * memory, the device's memory and the storage the browser grants.
  */
 
-import { Wllama } from '@wllama/wllama';
+import { CacheManager, Wllama } from '@wllama/wllama';
 
 const COMPAT_MAX_BYTES = 2 ** 31; // the compat build's memory is 32-bit: a model must fit well inside 4 GiB
 // A function using one SIMD instruction: llama.cpp's WebAssembly build needs SIMD.
@@ -52,6 +52,9 @@ export function cannot(): string {
   return '';
 }
 
+/** Whether the browser lets this site keep files (the origin's private file system), where wllama keeps a model. */
+const keeps = (): boolean => !!navigator.storage?.getDirectory;
+
 /** Why a model of `bytes` cannot run or be kept here ('' when it can), before it is kept. */
 async function tooBig(bytes: number): Promise<string> {
   const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
@@ -62,7 +65,8 @@ async function tooBig(bytes: number): Promise<string> {
   if (compat() && bytes > COMPAT_MAX_BYTES) {
     return `this browser runs the model in 32-bit memory (no JSPI or Memory64), too little for ${mb(bytes)}: choose a model under 2 GB`;
   }
-  const { quota, usage } = navigator.storage?.estimate ? await navigator.storage.estimate() : ({} as StorageEstimate);
+  const { quota, usage } = keeps() && navigator.storage.estimate ? await navigator.storage.estimate()
+    : ({} as StorageEstimate);
   if (quota !== undefined && usage !== undefined && quota - usage < bytes) {
     return `the browser grants this site ${mb(quota - usage)} more storage, and the model needs ${mb(bytes)}: free some space, or choose a smaller model`;
   }
@@ -78,6 +82,28 @@ function fetchWords(url: string, err: unknown): string {
   return `the model did not load: ${said}`;
 }
 
+/** The file at `url` fetched into memory, for a browser that cannot keep it (WebKitGTK has no OPFS). */
+async function fetched(url: string, signal: AbortSignal, progress: (loaded: number, total: number) => void):
+  Promise<Blob[]> {
+  const response = await fetch(url, { signal });
+  if (!response.ok || !response.body) {
+    throw new Error(`the server answered ${response.status} for the model file`);
+  }
+  const total = Number(response.headers.get('content-length') || 0);
+  const parts: Uint8Array[] = [];
+  let loaded = 0;
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    parts.push(value);
+    loaded += value.length;
+    progress(loaded, total);
+  }
+  return [new Blob(parts as BlobPart[])];
+}
+
 /** Load the model at `ask.url` (kept by the browser for later visits); the answer for the kernel. */
 export async function load(ask: Record<string, unknown>, signal: AbortSignal,
   progress: (loaded: number, total: number) => void): Promise<Record<string, unknown>> {
@@ -91,7 +117,12 @@ export async function load(ask: Record<string, unknown>, signal: AbortSignal,
   }
   await loaded?.wllama.exit();
   loaded = null;
-  const wllama = new Wllama({ default: here('wllama.wasm') }, { logger: quiet, suppressNativeLog: true });
+  // wllama refuses to start where it can keep nothing; there the model is fetched into memory instead.
+  const nowhere = { isSupported: () => true, read: async () => null, write: async () => {}, getSize: async () => -1,
+    list: async () => [], delete: async () => {} };
+  const wllama = new Wllama({ default: here('wllama.wasm') }, {
+    logger: quiet, suppressNativeLog: true, ...(keeps() ? {} : { cacheManager: new CacheManager([nowhere]) }),
+  });
   // The compat build only where the default cannot run; from this site, Firefox included.
   wllama.setCompat(compat() ? { wasm: here('compat/wllama.wasm'), worker: here('compat/wllama.js') } : null,
     'firefox_safari');
@@ -100,25 +131,33 @@ export async function load(ask: Record<string, unknown>, signal: AbortSignal,
   signal.addEventListener('abort', () => checked.abort());
   let asked = false;
   const started = performance.now();
-  try {
-    await wllama.loadModelFromUrl(url, {
-      n_ctx: Number(ask.n_ctx),
-      n_threads: typeof ask.threads === 'number' ? ask.threads : undefined,
-      n_gpu_layers: 0, // the CPU: WebGPU gives garbage on some setups (ngxson/wllama#218)
-      signal: checked.signal,
-      progressCallback: ({ loaded: got, total }: { loaded: number; total: number }) => {
-        progress(got, total);
-        if (!asked && total > 0) {
-          asked = true;
-          tooBig(total).then((problem) => {
-            refused = problem;
-            if (problem) {
-              checked.abort();
-            }
-          });
+  const seen = (got: number, total: number) => {
+    progress(got, total);
+    if (!asked && total > 0) {
+      asked = true;
+      tooBig(total).then((problem) => {
+        refused = problem;
+        if (problem) {
+          checked.abort();
         }
-      },
-    });
+      });
+    }
+  };
+  const params = {
+    n_ctx: Number(ask.n_ctx),
+    n_threads: typeof ask.threads === 'number' ? ask.threads : undefined,
+    n_gpu_layers: 0, // the CPU: WebGPU gives garbage on some setups (ngxson/wllama#218)
+  };
+  try {
+    if (keeps()) {
+      await wllama.loadModelFromUrl(url, {
+        ...params,
+        signal: checked.signal,
+        progressCallback: ({ loaded: got, total }: { loaded: number; total: number }) => seen(got, total),
+      });
+    } else {
+      await wllama.loadModel(await fetched(url, checked.signal, seen), params);
+    }
   } catch (err) {
     await wllama.exit().catch(() => {});
     if (refused) {
@@ -128,6 +167,7 @@ export async function load(ask: Record<string, unknown>, signal: AbortSignal,
   }
   const info = {
     build: compat() ? 'compat' : 'default',
+    kept: keeps(), // false: fetched again on every visit
     threads: (wllama as any).nbThreads ?? null,
     load_seconds: Math.round(performance.now() - started) / 1000,
     name: wllama.getModelMetadata().meta['general.name'] ?? '',
