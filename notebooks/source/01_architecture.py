@@ -585,8 +585,7 @@ Hints("1.1")
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from agent_team.widgets import Progress
 
 Progress()

@@ -552,8 +552,7 @@ Quiz("2.2")
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from agent_team.widgets import Progress
 
 Progress()

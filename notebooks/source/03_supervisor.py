@@ -95,9 +95,9 @@ print(machine_text(MACHINE))
 # %% [markdown]
 # ### Predict, then run: one round only
 #
-# Rules 3 and 4 say what happens when the last round ends red. Check that you can read the machine: with
-# `max_rounds=1` the healthy team cannot pass (its first attempt handles Fizz only). Before the
-# next cells run it, predict how it ends, and the state it is in just before it stops.
+# Rules 3 and 4 say what happens when the last round ends. Check that you can read the machine:
+# `max_rounds=1` gives the healthy team of parts 1 and 2 a single coder turn. Before the next cells
+# run it, predict how it ends, and the last state it is in before it stops.
 
 # %%
 from agent_team.widgets import Predict
@@ -714,8 +714,7 @@ Hints("3.1")
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from agent_team.widgets import Progress
 
 Progress()

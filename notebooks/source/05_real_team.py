@@ -639,15 +639,14 @@ Quiz("5.2")
 # **The whole course on one page.** [The recap sheet](../recap.html#%recap) holds the state machine,
 # every rule and every word of parts 1 to 5 on a single page to print or keep open beside your own
 # code (it opens in a new tab; `recap.md`, in the top folder of the file browser, is the same
-# text). Part 6 follows, where you extend the team yourself, and
-# then an appendix that puts the same ideas beside the frameworks you are likely to meet.
+# text). Part 6 follows, where you extend the team yourself, then part 7, where a real model takes
+# a role, and an appendix that puts the same ideas beside the frameworks you are likely to meet.
 
 # %% [markdown]
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from agent_team.widgets import Progress
 
 Progress()

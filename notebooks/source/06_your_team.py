@@ -104,6 +104,7 @@ assert EXAMPLE["evidence"](example_run) and EXAMPLE["evidence"](healthy) is None
 # </details>
 
 # %% tags=["exercise"]
+# A policy is a function (goal, view) -> its output dict, as in part 2: output(role, thought, patches, message).
 from agent_team.policies import fake_coder, fake_reviewer, output  # what a policy of yours builds on
 
 # BEGIN SOLUTION
@@ -197,18 +198,6 @@ Quiz("6.1")
 # but every planner turn was refused, so the team finished **without a plan**, and the gate blocks
 # it. That is the status this part adds: `blocked`.
 #
-# <details><summary><b>A choice we made: the gate judges a finished run; it does not stop one</b>
-# (a design note: open it to see why)</summary>
-#
-# > We could have put
-# > the gate inside `supervise` and stopped a run the moment a step failed. But the supervisor's
-# > ending is already complete and replayable, and a step such as `review` is only known at the
-# > end. So the gate reads the finished run and can only take a `pass` away (`blocked`); a
-# > `budget` run stays `budget`. Parts 1 to 5 keep their meaning, and the gate adds its question on
-# > top.
-#
-# </details>
-#
 # ## Exercise 6.2 — a run through the gate
 #
 # Write `run_outcomes(run)`: given a finished run (`run.trace`, `run.repo`), return the four
@@ -300,6 +289,18 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # never written, or a review that never landed. Neither would have shown up in the status alone.
 # The code of such a run is correct and its work incomplete: a blocked run is one to look at, not
 # one to throw away, and the gate's proposal says which step to retry.
+#
+# <details><summary><b>A choice we made: the gate judges a finished run; it does not stop one</b>
+# (a design note: open it to see why)</summary>
+#
+# > We could have put
+# > the gate inside `supervise` and stopped a run the moment a step failed. But the supervisor's
+# > ending is already complete and replayable, and a step such as `review` is only known at the
+# > end. So the gate reads the finished run and can only take a `pass` away (`blocked`); a
+# > `budget` run stays `budget`. Parts 1 to 5 keep their meaning, and the gate adds its question on
+# > top.
+#
+# </details>
 
 # %% [markdown]
 # <details><summary><b>A choice we made: no fifth role in this part</b> (a design
@@ -331,8 +332,7 @@ show_table(["run", "supervise says", "through the gate"], rows, "your team, end 
 # Where you stand in the whole course (each grader records its last result; run it again after
 # changing your code):
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 from agent_team.widgets import Progress
 
 Progress()

@@ -69,7 +69,7 @@ HINTS = {
              "approved whatever the count says.",
              checks=("counts requests", "escalate at the limit", "green: approve")),
         Hint("Read `view[\"last_tests\"]` first: green means approve. Otherwise the notes are the first "
-             "test error (or a short sentence when there is no test report yet). Count "
+             "test error, or exactly `\"no test results yet\"` when there is no test report yet. Count "
              "`\"request_changes\"` over the whole `view[\"past_verdicts\"]` list with `.count(...)`; "
              "when that count is already `NITS_LIMIT` or more, the message is `\"escalate\"`, and the "
              "verdict is still `request_changes` with the same notes. Keep no counter of your own: the "

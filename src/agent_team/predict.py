@@ -91,7 +91,7 @@ PREDICTIONS = (
                "round 1's alone."),
     Prediction("part 3: one round", "supervise(max_rounds=1)", (
         ("The run's status is", RUN_STATUSES),
-        ("The state just before STOP_FAIL is", ("PLAN", "CODE", "TEST", "REVIEW"))),
+        ("The last state before the run stops is", ("PLAN", "CODE", "TEST", "REVIEW"))),
                ("budget", "REVIEW"),
                "after CODE always TEST, and every test run is reviewed, so even the last round ends "
                "`TEST -> REVIEW`; only then does the supervisor see that no round is left and stop."),

@@ -6,8 +6,10 @@ widget state kept in its metadata. What it must not hold, derived from the table
 prediction added there is checked without an edit here:
 
 * a **quiz** of :data:`agent_team.quizzes.QUIZZES`: its explanation, or a wrong choice's
-  explanation, anywhere (they show only once a choice is checked); and in a code cell, a ``Quiz``
-  call that spells out its key (``answer=``, or more than its id);
+  explanation, anywhere (they show only once a choice is checked); in a code cell, a ``Quiz``
+  call that spells out its key (``answer=``, or more than its id); and an answer that is numbers
+  ("12 and 4") printed, every one of them, by the code cells that follow the quiz before the text
+  goes on (a cell that runs what the quiz asks about: tag it ``spoiler``);
 * a **prediction** of :data:`agent_team.predict.PREDICTIONS`: its explanation anywhere; and between
   its form and its reveal, a code cell with one of its answers as a string, or an ``assert`` on
   one of them or on how the run ends;
@@ -33,6 +35,7 @@ from agent_team.quizzes import QUIZZES
 
 ROOT = Path(__file__).resolve().parents[2]
 LEARNER = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")  # a whole number, not part of a name or of 0.5
 STATUS = re.compile(r"""\.status\s*==\s*(?:["'](?:pass|budget)["']|FAULTS\[)""")
 
 
@@ -100,6 +103,24 @@ def quiz_findings(path, nb, texts, state):
         for call in re.finditer(r"\bQuiz\((?P<args>[^)]*)", _join(cell["source"])):
             if "answer=" in call["args"] or "," in call["args"]:
                 problems.append(f"{path.name}: cell {i + 1} spells out a quiz's key: Quiz({call['args'][:60]}...")
+    by_id = {q.id: q for q in QUIZZES}
+    for i, cell in enumerate(nb["cells"]):
+        code = _join(cell["source"]) if cell["cell_type"] == "code" else ""
+        asked = re.search(r"""\bQuiz\(["']([^"']+)["']\)""", code)
+        q = by_id.get(asked[1]) if asked else None
+        numbers = set(NUMBER.findall(q.choices[q.answer])) if q else set()
+        if not numbers:
+            continue
+        after = []
+        for c in nb["cells"][i + 1:]:
+            if c["cell_type"] != "code":
+                break
+            after.append(" ".join(_join(o.get("text", "")) + " ".join(_join(v) for v in o.get("data", {}).values()
+                                                                     if isinstance(v, (str, list)))
+                                  for o in c.get("outputs", [])))
+        if numbers <= set(NUMBER.findall(" ".join(after))):
+            problems.append(f"{path.name}: the code cells after quiz {q.id} print its answer "
+                            f"{q.choices[q.answer]!r} in their stored outputs")
     return problems
 
 
@@ -160,6 +181,12 @@ def test_the_tables_have_keys_to_look_for_and_the_notebooks_ask_them():
 
 
 def test_the_finder_finds_a_key_in_each_place_it_looks():
+    numbered = next(q for q in QUIZZES if NUMBER.search(q.choices[q.answer]))
+    counted = {"cell_type": "code", "source": f'Quiz("{numbered.id}")', "outputs": []}
+    printed = {"cell_type": "code", "source": "run()", "outputs": [{"output_type": "stream", "text": [
+        " calls, then ".join(NUMBER.findall(numbered.choices[numbered.answer])) + " calls\n"]}]}
+    told = quiz_findings(Path("x.ipynb"), {"cells": [counted, printed], "metadata": {}}, [], "")
+    assert any("print its answer" in f for f in told), told
     q, p = QUIZZES[0], PREDICTIONS[0]
     quiz_cell = {"cell_type": "code", "source": f"Quiz({q.question!r}, {list(q.choices)!r}, answer={q.answer})",
                  "outputs": [{"output_type": "execute_result", "data": {"text/html": f"<p>{q.explanation}</p>"}}]}

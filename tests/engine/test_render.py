@@ -13,7 +13,7 @@ from agent_team.render import (compare_html, compare_text, diagram_text, event_s
                                report_text, state_svg, step_html, step_text)
 from agent_team.render.compare import Alignment, differing_fields
 from agent_team.render.diagram import PROTOCOL, SUPERVISOR
-from agent_team.render.html import Safe, esc, inline, join, tag
+from agent_team.render.html import Safe, esc, inline, join, tag, unmarked
 from agent_team.render.log import is_log, log_decision, log_rounds
 from agent_team.render.report import highlight_pair
 from agent_team.render.diff import diff_lines
@@ -546,3 +546,18 @@ def test_the_tally_never_counts_an_unjudged_check_as_a_pass():
     assert tally([SimpleNamespace(passed=True)]) == "1 of 1 checks pass."
     assert "not run" in report_text(fake_report(checks=[SimpleNamespace(
         name="x", requirement="y", passed=None, detail="", divergence=None)]))
+
+
+def test_unmarked_drops_the_backticks_where_only_text_shows():
+    # A radio button's label is text: `class` would show with its backticks (a quiz of part 4 did).
+    assert unmarked("a name such as `class` or `def`") == "a name such as class or def"
+    assert unmarked("no code here, 3 < 4") == "no code here, 3 < 4"
+
+
+def test_a_quiz_choice_with_code_reads_without_backticks_on_its_button():
+    from agent_team.widgets import Quiz
+
+    quiz = Quiz("Which word?", ["the `class` keyword", "a plain word"], 0, "because")
+    if getattr(quiz, "_radio", None) is None:
+        pytest.skip("ipywidgets is not installed")
+    assert [label for label, _ in quiz._radio.options] == ["a) the class keyword", "b) a plain word"]

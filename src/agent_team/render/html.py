@@ -13,7 +13,7 @@ import re
 
 from ..clip import clip, safe_repr
 
-__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "plain", "STYLE", "wrap"]
+__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "plain", "unmarked", "STYLE", "wrap"]
 
 
 class Safe(str):
@@ -55,6 +55,11 @@ _CODE = re.compile(r"`([^`\n]+)`")
 def inline(text):
     """Course-written text (hints, questions) as HTML: escaped, with `backticks` as <code>."""
     return Safe(_CODE.sub(r"<code>\1</code>", esc(text)))
+
+
+def unmarked(text):
+    """Course-written text where only plain text shows (a radio button's label): `backticks` dropped."""
+    return _CODE.sub(r"\1", str(text))
 
 
 def join(parts, sep=""):

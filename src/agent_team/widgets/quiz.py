@@ -1,7 +1,7 @@
 """A multiple-choice question that explains its answer, and each wrong choice, once checked."""
 
 from .. import progress, quizzes
-from ..render.html import Safe, inline, tag, wrap
+from ..render.html import Safe, inline, tag, unmarked, wrap
 from .base import Base, controls
 
 __all__ = ["Quiz", "LETTERS"]
@@ -42,7 +42,7 @@ class Quiz(Base):
         ipw = controls()
         if ipw is not None:
             self._question = ipw.HTML(value=str(tag("div", tag("b", inline(self.question)))))
-            self._radio = ipw.RadioButtons(options=[(f"{LETTERS[i]}) {c}", i) for i, c in enumerate(self.choices)],
+            self._radio = ipw.RadioButtons(options=[(f"{LETTERS[i]}) {unmarked(c)}", i) for i, c in enumerate(self.choices)],
                                            value=None, layout=ipw.Layout(width="auto"))
             self._radio.observe(self._on_pick, names="value")
             self._check_button = ipw.Button(description="Check", tooltip="Check your answer",
