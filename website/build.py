@@ -45,7 +45,10 @@ import subprocess
 import sys
 import time
 import zipfile
+from email.parser import HeaderParser
 from pathlib import Path
+
+from packaging.requirements import Requirement
 
 from . import check, contents, home, intab, isolation, levers, mywork, offline, prewarm, wheels
 from .wheels import norm
@@ -86,25 +89,12 @@ def wheel_meta(path: Path) -> tuple[str, str, list[str], list[str]]:
     """(name, version, requirement names without extras/markers, top-level import names)."""
     with zipfile.ZipFile(path) as zf:
         meta_name = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
-        meta = zf.read(meta_name).decode()
+        meta = HeaderParser().parsestr(zf.read(meta_name).decode())  # METADATA is email headers
         tops = sorted({n.split("/")[0] for n in zf.namelist()
                        if "/" in n and not n.split("/")[0].endswith((".dist-info", ".data"))})
-    name = version = ""
-    requires = []
-    for line in meta.splitlines():
-        if not line.strip():
-            break
-        key, _, value = line.partition(": ")
-        if key == "Name":
-            name = value
-        elif key == "Version":
-            version = value
-        elif key == "Requires-Dist" and ";" not in value:
-            req = value.split("[")[0].split("(")[0]
-            for op in "<>=!~ ":
-                req = req.split(op)[0]
-            requires.append(req.strip())
-    return name, version, requires, tops
+    # A requirement with a marker (an extra, another platform or Python) is not one the site needs.
+    requires = [r.name for r in map(Requirement, meta.get_all("Requires-Dist") or []) if r.marker is None]
+    return meta["Name"] or "", meta["Version"] or "", requires, tops
 
 
 def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
@@ -130,6 +120,12 @@ def compiled(wheel_files: list[Path], keep_source: bool = False) -> list[Path]:
 
 def build_agent_team() -> Path:
     shutil.rmtree(DIST, ignore_errors=True)
+    # setuptools stages the wheel in build/lib and keeps what it finds there: a module since moved
+    # or deleted from src/ would still ship (seen after the runners moved to agent_team/runners/).
+    for staged in (ROOT / "build").glob("lib*"):
+        shutil.rmtree(staged, ignore_errors=True)
+    for staged in (ROOT / "build").glob("bdist.*"):
+        shutil.rmtree(staged, ignore_errors=True)
     run([sys.executable, "-m", "build", "--wheel", "--outdir", DIST, ROOT])
     (whl,) = DIST.glob("agent_team-*.whl")
     return whl
@@ -175,14 +171,12 @@ def make_pyodide_dir(dest: Path, site_wheels: dict[str, Path], extra: list[Path]
     # Every dependency must be shipped: lock keys are normalized names or lock names.
     keys = {norm(k) for k in new}
     for key, entry in new.items():
-        entry["depends"] = [d for d in entry["depends"] if norm(d) in keys or _missing(key, d)]
+        missing = [d for d in entry["depends"] if norm(d) not in keys]
+        if missing:
+            sys.exit(f"{key} depends on {missing[0]}, which the site does not ship")
     lock["packages"] = dict(sorted(new.items()))
     (dest / "pyodide-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
     return lock
-
-
-def _missing(key: str, dep: str) -> bool:
-    sys.exit(f"{key} depends on {dep}, which the site does not ship")
 
 
 def main() -> None:
