@@ -58,19 +58,42 @@ class _Files(SimpleHTTPRequestHandler):
         pass
 
 
+class _NoCors(SimpleHTTPRequestHandler):
+    """The same file from a server that lets no other origin read it."""
+
+    def log_message(self, *args):
+        pass
+
+
+def _serve(handler):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: handler(*a, directory=str(MODEL.parent)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/{MODEL.name}"
+
+
 @pytest.fixture(scope="module")
 def model_url():
-    """The tests' GGUF on a second origin of 127.0.0.1 (`make models` gets it; nothing is downloaded here)."""
+    """The tests' GGUF on a second origin of 127.0.0.1 (`make models` gets it; nothing is downloaded here),
+    and as ``model_url.refused`` on a third that sends no CORS header."""
     if not MODEL.is_file():
         why = f"{MODEL.relative_to(ROOT)} is missing: `make models` gets it"
         if os.environ.get("AGENT_TEAM_REAL_MODEL") == "1":
             pytest.fail(why)
         pytest.skip(why)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: _Files(*a, directory=str(MODEL.parent)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/{MODEL.name}"
-    server.shutdown()
-    server.server_close()
+    (server, url), (refusing, refused) = _serve(_Files), _serve(_NoCors)
+    yield Url(url, refused)
+    for each in (server, refusing):
+        each.shutdown()
+        each.server_close()
+
+
+class Url(str):
+    """The model's URL, with the same file's on a server that refuses this page."""
+
+    def __new__(cls, url, refused):
+        made = super().__new__(cls, url)
+        made.refused = refused
+        return made
 
 
 @pytest.fixture
@@ -78,7 +101,8 @@ def chromium(browser, site_url, model_url):
     """Chromium's page, its network guard letting the model's origin through, and only it; the URLs it asked."""
     context = browser.new_context()
     guard = driver.Guard(driver._origin(site_url))
-    allowed = "|".join(re.escape(o + "/") for o in (guard.origin, driver._origin(model_url)))
+    allowed = "|".join(re.escape(o + "/") for o in (guard.origin, driver._origin(model_url),
+                                                      driver._origin(model_url.refused)))
     context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
     page = context.new_page()
     page.asked = []
@@ -101,6 +125,15 @@ from agent_team.repo import GOAL, initial_repo
 from agent_team.views import make_view
 model = in_tab({url!r}, n_ctx=2048, max_tokens={tokens})
 print("loaded", sorted(model.info))
+"""
+
+# A file whose server refuses this page: the learner reads where and the two causes a page cannot tell apart.
+REFUSED = """
+from agent_team.models import ModelError, in_tab
+try:
+    in_tab({url!r})
+except ModelError as err:
+    print(err.failure, err)
 """
 
 # The reviewer's reply is the shortest a role's schema allows (about 50 tokens): its verdict is one of
@@ -145,6 +178,9 @@ def check_in_tab(page, site_url, model_url, asked):
     driver.open_notebook(page, site_url, "smoke.ipynb", timeout=180)
     runtime = [u for u in asked() if RUNTIME in u]
     assert runtime == [], f"a first visit fetched the model runtime: {runtime}"
+    out = run(page, REFUSED.format(url=model_url.refused), timeout=60)
+    assert out.startswith("error the model file could not be fetched from http://127.0.0.1:"), out
+    assert out.rstrip().endswith("either nothing answers there, or that server refuses this page (CORS)"), out
     out = run(page, SETUP.format(url=model_url, tokens=160), timeout=240)
     assert out.endswith("loaded ['build', 'kept', 'load_seconds', 'name', 'threads']\n"), out
     assert [u for u in asked() if RUNTIME in u], "the runtime was not fetched from the site"
