@@ -20,6 +20,8 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from .namespaces import network_off
@@ -35,9 +37,12 @@ class RunnerError(RuntimeError):
     """The grading runner could not start (no Node.js, no Pyodide): nothing was graded."""
 
 
+@dataclass
 class Limits:
-    def __init__(self, seconds=30.0, memory_mb=1024, output_chars=1_000_000):
-        self.seconds, self.memory_mb, self.output_chars = seconds, memory_mb, output_chars
+    """What one graded job may take: wall seconds, Pyodide's heap, and characters of output."""
+    seconds: float = 30.0
+    memory_mb: int = 1024
+    output_chars: int = 1_000_000
 
 
 def find_pyodide(explicit=None):
@@ -80,16 +85,20 @@ def run_jobs(jobs, limits=None, workers=1, pyodide=None):
     results = [None] * len(jobs)
     shares = [list(range(i, len(jobs), max(1, workers))) for i in range(max(1, min(workers, len(jobs))))]
     errors = []
-    threads = [threading.Thread(target=_run_share, args=(argv, files, jobs, share, limits, results, errors))
-               for share in shares]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with ThreadPoolExecutor(max_workers=len(shares)) as pool:  # one Node process per share, side by side
+        list(pool.map(lambda share: _share_or_error(argv, files, jobs, share, limits, results, errors), shares))
     if errors and all(r is None for r in results):
         raise RunnerError(errors[0])
     return [r or {"status": "crashed", "message": errors[0] if errors else "the runner stopped"}
             for r in results]
+
+
+def _share_or_error(*args):
+    """_run_share, whose failure leaves its jobs ungraded ("crashed", with the reason), not the class."""
+    try:
+        _run_share(*args)
+    except (OSError, ValueError) as err:  # a pipe that broke, a RESULT line that is not JSON
+        args[-1].append(f"the grading runner failed: {err!r}"[:500])
 
 
 def _run_share(argv, files, jobs, share, limits, results, errors):
