@@ -144,5 +144,24 @@ def test_the_recorded_chunks_resolve_to_this_builds_files_or_stop_the_build(tmp_
         labfetch.chunks(site)
 
 
+def test_the_site_plugins_chunks_come_from_the_build_not_the_list(tmp_path, monkeypatch):
+    # A module added to the plugin renumbers its chunks: the list would rot with each change.
+    own = f"{labfetch.OWN}/"
+    monkeypatch.setattr(labfetch, "LIST", tmp_path / "lab-fetches.txt")
+    assert labfetch.record([own + "937.2a0ce575775f5aad.js?v=2a0ce575775f5aad", "build/1031.b91a70b.js"]) == \
+        ["build/1031.*.js"]
+    site = tmp_path / "site"
+    for name in ("build/1031.0000000.js", own + "61.1111111111111111.js", own + "remoteEntry.2222222222222222.js",
+                 own + "comlink.worker.3333333333333333.js", own + "booted-pyodide.4444444444444444.mjs",
+                 own + "style.js"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text("x")
+    assert labfetch.chunks(site) == ["build/1031.0000000.js", own + "61.1111111111111111.js?v=1111111111111111",
+                                     own + "remoteEntry.2222222222222222.js"]
+    labfetch.LIST.write_text(own + "61.*.js?v=*\n")  # a list recorded before: said, not used
+    with pytest.raises(SystemExit, match="own plugin"):
+        labfetch.chunks(site)
+
+
 def test_the_shipped_list_is_recorded():
     assert len(labfetch.recorded()) > 20, "website/lab-fetches.txt: record it (website/labfetch.py)"
