@@ -127,6 +127,12 @@ model = in_tab({url!r}, n_ctx=2048, max_tokens={tokens})
 print("loaded", sorted(model.info))
 """
 
+KEPT = """
+from agent_team.models.tab import in_tab
+model = in_tab({url!r}, n_ctx=512, max_tokens=4)
+print(model.info["kept"], model.info["build"])
+"""
+
 # A file whose server refuses this page: the learner reads where and the two causes a page cannot tell apart.
 REFUSED = """
 from agent_team.models import ModelError, in_tab
@@ -196,6 +202,30 @@ def check_in_tab(page, site_url, model_url, asked):
 
 def test_a_model_in_the_tab_in_chromium(chromium, site_url, model_url):
     check_in_tab(chromium, site_url, model_url, lambda: chromium.asked)
+
+
+def test_a_kept_model_loads_on_a_return_visit_with_its_server_gone(browser, site_url, model_url):
+    """The browser keeps the file (wllama's cache in the origin's private file system): after a reload,
+    with the file's server shut down, the same model loads again, from the kept copy."""
+    server, url = _serve(_Files)
+    context = browser.new_context()
+    guard = driver.Guard(driver._origin(site_url))
+    allowed = "|".join(re.escape(o + "/") for o in (guard.origin, driver._origin(url)))
+    context.route(re.compile(f"^(?!{allowed})(?!data:)(?!blob:)"), guard.route)
+    page = context.new_page()
+    try:
+        driver.open_notebook(page, site_url, "smoke.ipynb", timeout=180)
+        assert run(page, KEPT.format(url=url), timeout=240).endswith("True default\n")
+        server.shutdown()
+        server.server_close()  # from now on nothing answers at the file's address
+        page.reload()
+        driver.wait_kernel_idle(page, 180)
+        out = run(page, KEPT.format(url=url), timeout=240)  # the file's server is gone: only the kept copy remains
+        assert out.endswith("True default\n"), out
+    finally:
+        context.close()
+        server.server_close()
+    assert guard.blocked == []
 
 
 def test_a_model_in_the_tab_in_firefox(engine_page, site_url, model_url):

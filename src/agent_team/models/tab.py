@@ -109,7 +109,7 @@ def _say_progress(name):
         now = time.monotonic()
         if total_kib > 0 and loaded_kib != shown["loaded"] and now - shown["at"] >= 1.0:
             shown.update(at=now, loaded=loaded_kib)
-            print(f"fetching {name}: {loaded_kib * 1.024e-3:.1f} of {total_kib * 1.024e-3:.1f} MB", flush=True)
+            print(f"loading {name}: {loaded_kib * 1.024e-3:.1f} of {total_kib * 1.024e-3:.1f} MB", flush=True)
     return progress
 
 
