@@ -30,6 +30,7 @@
  * input(); the heartbeat), other methods, and anything of another origin still go to it. The
  * kernel's memory snapshot has its own cache (`agent-team-kernel`, snapshot.ts), never touched here.
  */
+// Type-checked as it is shipped (JSDoc types): `tsc -p website` (website/tsconfig.json).
 'use strict';
 
 const ISOLATION = {
@@ -50,6 +51,7 @@ const CACHING = new URL(location.href).searchParams.get('enableCache') === 'true
 const KEPT = 'agent-team-site';
 // The site's files, relative to its root, and those named by a hash of their content: written by
 // the build (website/offline.py); this line must stay one line.
+/** @type {{files: string[], immutable: string[]}} */
 const SITE = { files: [], immutable: [] };
 const FILES = new Set(SITE.files);
 const IMMUTABLE = new Set(SITE.immutable);
@@ -60,13 +62,18 @@ const QUIET_MS = 3000;
 
 // The URLs kept, read once when the worker starts: the fetch listener must decide at once whether
 // to answer. Until it is read, every site file takes the answering path (kept()).
+/** @type {Set<string> | null} */
 let index = null;
 caches.open(KEPT).then((cache) => cache.keys())
   .then((requests) => { index = new Set(requests.map((request) => request.url)); }, () => { index = new Set(); });
+/** @type {Map<string, string>} */
 const waiting = new Map(); // key -> URL: left to the browser, to be kept from its HTTP cache
+/** @typedef {{timer: ReturnType<typeof setTimeout>, done: Promise<void>, resolve: () => void}} Quiet */
+/** @type {Quiet | null} */
 let quiet = null; // {timer, done, resolve} while files wait
 
-/** The site's file a URL names ('' if none): relative to the root, a folder meaning its index.html. */
+/** The site's file a URL names ('' if none): relative to the root, a folder meaning its index.html.
+ * @param {URL} url @returns {string} */
 function siteFile(url) {
   if (url.origin !== ROOT.origin || !url.pathname.startsWith(ROOT.pathname)) {
     return '';
@@ -83,7 +90,7 @@ function siteFile(url) {
   return FILES.has(path) ? path : '';
 }
 
-self.addEventListener('fetch', (event) => {
+/** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self)).addEventListener('fetch', (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== location.origin && KEY_HEADERS.some((name) => request.headers.has(name))) {
@@ -116,6 +123,8 @@ self.addEventListener('fetch', (event) => {
   // else: left to the browser (JupyterLite's worker would only fetch it itself)
 });
 
+/** The answer from the kept copy or the server (see the rules above), kept if it is new.
+ * @param {FetchEvent} event @param {string} file @param {string} key @returns {Promise<Response>} */
 async function kept(event, file, key) {
   const request = event.request;
   const cache = await caches.open(KEPT);
@@ -142,7 +151,8 @@ async function kept(event, file, key) {
   return response;
 }
 
-/** A site file was asked for: what waits to be kept waits QUIET_MS more (the kernel is starting). */
+/** A site file was asked for: what waits to be kept waits QUIET_MS more (the kernel is starting).
+ * @param {ExtendableEvent} event */
 function stir(event) {
   if (quiet) {
     clearTimeout(quiet.timer);
@@ -151,18 +161,20 @@ function stir(event) {
   }
 }
 
+/** Keep `url` under `key` once the site is quiet, from the browser's HTTP cache.
+ * @param {ExtendableEvent} event @param {string} key @param {string} url */
 function keepLater(event, key, url) {
   waiting.set(key, url);
   if (!quiet) {
-    quiet = { timer: setTimeout(keepWaiting, QUIET_MS) };
-    quiet.done = new Promise((resolve) => (quiet.resolve = resolve));
+    quiet = /** @type {Quiet} */ ({ timer: setTimeout(keepWaiting, QUIET_MS) }); // done and resolve: next line
+    quiet.done = new Promise((resolve) => (/** @type {Quiet} */ (quiet).resolve = resolve));
   }
   event.waitUntil(quiet.done); // the browser keeps the worker alive until they are kept
 }
 
 /** Keep what waits, one file at a time, from the HTTP cache where it holds them. */
 async function keepWaiting() {
-  const ended = quiet;
+  const ended = /** @type {Quiet} */ (quiet); // set: this runs on its timer
   quiet = null;
   try {
     const cache = await caches.open(KEPT);
@@ -186,7 +198,8 @@ async function keepWaiting() {
 
 /** `url` as the HTTP cache has it; if it has none (evicted, or no cache at all: a browser driven
  *  with request interception turns it off), or the browser lacks `only-if-cached`, fetched again:
- *  the one case that costs its bytes twice. */
+ *  the one case that costs its bytes twice.
+ * @param {string} url @returns {Promise<Response>} */
 async function fromHttpCache(url) {
   try {
     return await fetch(new Request(url, { cache: 'only-if-cached', mode: 'same-origin', credentials: 'same-origin' }));
@@ -196,7 +209,8 @@ async function fromHttpCache(url) {
 }
 
 /** The request again, asking the server only for a newer copy than `stored` (a 304 otherwise),
- *  past the HTTP cache: the kept copy is the one copy. */
+ *  past the HTTP cache: the kept copy is the one copy.
+ * @param {Request} request @param {Response} stored @returns {Request} */
 function revalidation(request, stored) {
   const headers = new Headers();
   const etag = stored.headers.get('etag');
@@ -213,7 +227,8 @@ function revalidation(request, stored) {
   });
 }
 
-/** The server's answer to a keyed request, or a refusal where the answer is a redirect. */
+/** The server's answer to a keyed request, or a refusal where the answer is a redirect.
+ * @param {Request} request @returns {Promise<Response>} */
 async function unfollowed(request) {
   const response = await fetch(request, { redirect: 'manual' });
   if (response.type !== 'opaqueredirect') {
@@ -222,6 +237,8 @@ async function unfollowed(request) {
   return new Response('', { status: 502, statusText: 'Redirect not followed', headers: { [REFUSED]: 'redirect' } });
 }
 
+/** `response` with the isolation headers (and the runner's policy, for the runner's script).
+ * @param {Response} response @param {URL} url @returns {Response} */
 function isolated(response, url) {
   if (!response.status) {
     return response; // an opaque redirect passes unchanged
@@ -241,7 +258,7 @@ function isolated(response, url) {
 }
 
 // A new build: drop what only older builds had (before JupyterLite's own activation claims the pages).
-self.addEventListener('activate', (event) => {
+/** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self)).addEventListener('activate', (event) => {
   event.waitUntil(caches.open(KEPT).then(async (cache) => {
     for (const request of await cache.keys()) {
       if (!siteFile(new URL(request.url))) {

@@ -1,8 +1,9 @@
-"""The browser runner's script (website/runner-worker.js) is type-checked by tsc as it is shipped.
+"""The browser runner's script (website/runner-worker.js) and the site's service worker
+(website/service-worker.js) are type-checked by tsc as they are shipped.
 
-It is plain JavaScript (the site serves it unchanged, with its content security policy), so its
-types are JSDoc comments, checked by website/tsconfig.json; the browser runs it in
-tests/browser/test_models.py.
+Both are plain JavaScript (the site serves them unchanged), so their types are JSDoc comments,
+checked by website/tsconfig.json; the browser runs the runner in tests/browser/test_models.py, and
+the service worker's rules run in Node.js in tests/site/test_offline.py.
 """
 
 import shutil
@@ -14,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TSC = ROOT / "node_modules" / ".bin" / "tsc"
 SCRIPT = "runner-worker.js"
+SERVICE_WORKER = "service-worker.js"
 
 needs_tsc = pytest.mark.skipif(shutil.which("node") is None or not TSC.exists(),
                                reason="needs Node.js and `npm ci` (node_modules/.bin/tsc)")
@@ -30,14 +32,31 @@ def test_the_runner_worker_script_type_checks():
     assert code == 0, said
 
 
+def mutant(tmp_path, script, good, bad):
+    """A copy of website/'s checked scripts and configuration in which `script` has `bad` for `good`."""
+    for name in (SCRIPT, SERVICE_WORKER):
+        source = (ROOT / "website" / name).read_text()
+        if name == script:
+            assert source.count(good) == 1
+            source = source.replace(good, bad)
+        (tmp_path / name).write_text(source)
+    shutil.copy(ROOT / "website" / "tsconfig.json", tmp_path / "tsconfig.json")
+    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")  # Pyodide's types, as in the repository
+
+
 @needs_tsc
 def test_a_type_error_in_the_runner_worker_script_is_caught(tmp_path):
     # the same configuration over a copy that replies with a number where a string is due
-    source = (ROOT / "website" / SCRIPT).read_text()
-    assert "reply(JSON.stringify({booted: true}));" in source
-    (tmp_path / SCRIPT).write_text(source.replace("reply(JSON.stringify({booted: true}));", "reply(1);"))
-    shutil.copy(ROOT / "website" / "tsconfig.json", tmp_path / "tsconfig.json")
-    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules")  # Pyodide's types, as in the repository
+    mutant(tmp_path, SCRIPT, "reply(JSON.stringify({booted: true}));", "reply(1);")
     code, said = tsc(tmp_path)
     assert code != 0 and "TS2345" in said and SCRIPT in said, said
+    assert said.count("error TS") == 1, said
+
+
+@needs_tsc
+def test_a_type_error_in_the_service_worker_is_caught(tmp_path):
+    # the same over a copy whose siteFile returns a number where its JSDoc says a string
+    mutant(tmp_path, SERVICE_WORKER, "return FILES.has(path) ? path : '';", "return FILES.has(path) ? path : 0;")
+    code, said = tsc(tmp_path)
+    assert code != 0 and "TS2322" in said and SERVICE_WORKER in said, said
     assert said.count("error TS") == 1, said

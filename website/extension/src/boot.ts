@@ -32,7 +32,16 @@ interface IBootMessage {
   bounds: IBounds;
 }
 
-const g = globalThis as any;
+/** What this module keeps on the worker's global object (read by booted-pyodide.ts, the page's
+ *  tests and bench/bench.py). The Pyodide object is untyped: snapshot.ts uses its private API. */
+export interface IBootGlobals {
+  __agentTeamBooted?: Promise<any>;
+  __agentTeamStartedBy?: string;
+  __agentTeamTimes?: Record<string, number>;
+  __agentTeamSnapshot?: string;
+}
+
+const g = globalThis as typeof globalThis & IBootGlobals;
 
 // Before the kernel's worker code reads Atomics.notify (its module is evaluated after this one).
 wakeAfterNotify(Atomics, (message) => postMessage(message));

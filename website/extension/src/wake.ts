@@ -8,7 +8,10 @@
  * page's coincident (website/extension/patches) also ends its waits on `{agentTeamWake: true}`.
  */
 
-type Notify = (array: Int32Array | BigInt64Array, index: number, count?: number) => number;
+// The kernel's workers notify on Int32Arrays only (coincident's channel); the replacement passes any
+// array through to the real notify as it is. Typed as Atomics.notify's first overload, so that the
+// worker's own Atomics (whose notify also takes a BigInt64Array) is one of these.
+type Notify = (array: Int32Array, index: number, count?: number) => number;
 
 export const WAKE = 'agentTeamWake';
 
