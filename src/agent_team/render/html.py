@@ -13,7 +13,8 @@ import re
 
 from ..clip import clip, safe_repr
 
-__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "plain", "unmarked", "STYLE", "wrap"]
+__all__ = ["Safe", "esc", "inline", "tag", "join", "table", "details", "pre", "badge", "plain", "unmarked", "STYLE",
+           "wrap"]
 
 
 class Safe(str):

@@ -42,8 +42,8 @@ class Quiz(Base):
         ipw = controls()
         if ipw is not None:
             self._question = ipw.HTML(value=str(tag("div", tag("b", inline(self.question)))))
-            self._radio = ipw.RadioButtons(options=[(f"{LETTERS[i]}) {unmarked(c)}", i) for i, c in enumerate(self.choices)],
-                                           value=None, layout=ipw.Layout(width="auto"))
+            labels = [(f"{LETTERS[i]}) {unmarked(c)}", i) for i, c in enumerate(self.choices)]
+            self._radio = ipw.RadioButtons(options=labels, value=None, layout=ipw.Layout(width="auto"))
             self._radio.observe(self._on_pick, names="value")
             self._check_button = ipw.Button(description="Check", tooltip="Check your answer",
                                             button_style="primary", icon="check")
