@@ -27,8 +27,8 @@ from . import labfetch
 TITLE = "A Team of Agents: Plan, Code, Review, Test"
 # The pages as pages (website/templates/): read and edited as HTML and CSS, with `$slot`s filled here.
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-HOME = Template((TEMPLATES / "home.html").read_text(encoding="utf-8"))
-SHEET = Template((TEMPLATES / "sheet.html").read_text(encoding="utf-8"))
+HOME, SHEET, HEAD = (Template((TEMPLATES / f"{name}.html").read_text(encoding="utf-8").rstrip("\n"))
+                     for name in ("home", "sheet", "head"))
 # What the course is and who it is for: README.md's opening, for a learner.
 TEACHES = ("An interactive course on orchestrating a team of role agents (a planner, a coder, a "
            "reviewer) with a supervisor written in code. The supervisor decides who speaks next, what "
@@ -132,7 +132,7 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
     blob = json.dumps(config, separators=(",", ":")).replace("</", "<\\/")
     solutions = "".join(f'<li><a href="{_open("solutions/" + nb.file)}">{_e(nb.title)}</a></li>' for nb in data)
     return HOME.substitute(
-        title=_e(TITLE), style=STYLE, jupyterlite_root=JUPYTERLITE_ROOT, settings=blob, script=SCRIPT, lab=LAB,
+        head=_head(TITLE), title=_e(TITLE), jupyterlite_root=JUPYTERLITE_ROOT, settings=blob, script=SCRIPT, lab=LAB,
         teaches=_e(TEACHES), for_whom=_e(FOR_WHOM), part_count=len(parts), hours=_e(config["hours"]),
         exercise_count=sum(len(nb.exercises) for nb in parts), first_href=_open(first.file),
         first_title=_e(first.title), parts="".join(_part(nb) for nb in parts),
@@ -141,7 +141,12 @@ def render(data: list[Notebook], settings: dict | None = None) -> str:
 
 def sheet(markdown_html: str, title: str) -> str:
     """A page of the site around an already rendered markdown document (the recap, the instructors')."""
-    return SHEET.substitute(title=_e(title), style=STYLE, lab=LAB, body=markdown_html)
+    return SHEET.substitute(head=_head(title), lab=LAB, body=markdown_html)
+
+
+def _head(title: str) -> str:
+    """What every page of the site starts its <head> with: its title and the course's look."""
+    return HEAD.substitute(title=_e(title), style=STYLE)
 
 
 def markdown(text: str) -> str:

@@ -45,18 +45,15 @@ def mutant(tmp_path, script, good, bad):
 
 
 @needs_tsc
-def test_a_type_error_in_the_runner_worker_script_is_caught(tmp_path):
-    # the same configuration over a copy that replies with a number where a string is due
-    mutant(tmp_path, SCRIPT, "reply(JSON.stringify({booted: true}));", "reply(1);")
+@pytest.mark.parametrize("script,good,bad,error", [
+    # a reply of a number where a string is due
+    (SCRIPT, "reply(JSON.stringify({booted: true}));", "reply(1);", "TS2345"),
+    # a siteFile that returns a number where its JSDoc says a string
+    (SERVICE_WORKER, "return FILES.has(path) ? path : '';", "return FILES.has(path) ? path : 0;", "TS2322"),
+], ids=["runner worker", "service worker"])
+def test_a_type_error_in_a_site_script_is_caught(tmp_path, script, good, bad, error):
+    # the same configuration over a copy with one type error in it
+    mutant(tmp_path, script, good, bad)
     code, said = tsc(tmp_path)
-    assert code != 0 and "TS2345" in said and SCRIPT in said, said
-    assert said.count("error TS") == 1, said
-
-
-@needs_tsc
-def test_a_type_error_in_the_service_worker_is_caught(tmp_path):
-    # the same over a copy whose siteFile returns a number where its JSDoc says a string
-    mutant(tmp_path, SERVICE_WORKER, "return FILES.has(path) ? path : '';", "return FILES.has(path) ? path : 0;")
-    code, said = tsc(tmp_path)
-    assert code != 0 and "TS2322" in said and SERVICE_WORKER in said, said
+    assert code != 0 and error in said and script in said, said
     assert said.count("error TS") == 1, said
