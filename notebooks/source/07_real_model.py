@@ -64,7 +64,10 @@ print(recordings["team"].label_text())
 # what its forms hold. The next cell asks for the key in a password box whose text is never saved,
 # and hands it straight to the model object, the only place it is kept.
 #
-# Leave the form empty to go on with the recordings only.
+# A server on your own machine (`127.0.0.1`, `localhost`) is asked for no key; if yours was started
+# with one (llama.cpp's `--api-key`, for instance), write `Connect(needs_key=True)` in the next cell
+# instead, and the key is asked for as for a hosted API. Leave the form empty to go on with the
+# recordings only.
 
 # %%
 from agent_team.widgets import Connect
