@@ -70,6 +70,9 @@ def fake_coder(goal, view):
     view, not anything another role said: evidence drives the next attempt.
     """
     last = view.get("last_tests")
+    # No test run yet: the first cut. Green tests end the run before the coder speaks again (the
+    # supervisor overrides a request for changes on them), so "ok" reaches a coder only under a
+    # supervisor changed to go on; this one then starts over rather than guess.
     if last is None or last.get("ok"):
         source, thought = FIZZ_ONLY_SOURCE, "first cut: only Fizz"
     else:
