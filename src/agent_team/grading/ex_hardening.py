@@ -72,8 +72,10 @@ RAISED = (" A rule refuses by returning its reason, not by raising: return the r
           "closed, so the patch is stopped anyway, but the trace then reads 'the rule failed', not why.)")
 
 NAMED = (
-    ("coder", SRC_PATH, EXEC_SOURCE),
+    # in the table's order: a rule that hangs on the first case has that case's check fail, the first
+    # row of the report (a hang ends the grading: a later row failing under rows "not run" misled)
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    exec('x = 1')\n    return str(n)\n"),
+    ("coder", SRC_PATH, EXEC_SOURCE),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    run = exec\n    return str(n)\n"),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    return str(n)  # no executor here\n"),
     ("coder", SRC_PATH, "def fizzbuzz(n):\n    f = __import__\n    return str(n)\n"),
