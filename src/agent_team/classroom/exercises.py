@@ -48,7 +48,7 @@ _PART6 = ("import json\n"
           "from agent_team.repo import PLAN_PATH, SRC_PATH\n"
           "from agent_team.supervisor import supervise\n"
           "from agent_team.trace import oracle_reports, turns\n")
-_PART7 = ("from agent_team.grading.ex_retry_replies import LABEL, RECORDINGS\n"
+_PART7 = ("from agent_team.grading.ex_retry_turns import LABEL, RECORDINGS\n"
           "from agent_team.retry import STOP_REASONS\n")
 
 # part -> the course's setup code its exercise cells may use; a test checks each part has one
