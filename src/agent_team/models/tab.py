@@ -23,6 +23,7 @@ import time
 
 from ..clip import clip
 from ..limits import time_left
+from ..runners import page
 from .http import IN_BROWSER, ModelError
 from .schema import reply_schema, unflatten
 
@@ -43,19 +44,12 @@ class CannotRunHere(RuntimeError):
     """This tab (or this interpreter) cannot run a model: one line saying why and what to do instead."""
 
 
-def _js():
-    import js
-    from pyodide.ffi import to_js
-
-    return js, lambda value: to_js(value, dict_converter=js.Object.fromEntries)
-
-
 def _channel():
     """The shared buffer the page answers in: made once; a page that cannot share memory is told so."""
     if not IN_BROWSER:
         raise CannotRunHere(OUTSIDE)
     if not _tab:
-        js, _ = _js()
+        js, _ = page.browser()
         if not hasattr(js, "SharedArrayBuffer"):  # browsers hide it on a page that is not cross-origin isolated
             raise CannotRunHere("this page cannot share memory with its kernel (no SharedArrayBuffer: it is not "
                                 "cross-origin isolated), so a model cannot run in this tab; reload the page once, "
@@ -66,8 +60,7 @@ def _channel():
 
 
 def _post(ask):
-    js, to_js = _js()
-    js.postMessage(to_js({"agentTeamInTab": ask}))
+    page.ask("agentTeamInTab", ask)
 
 
 def _exchange(ask, seconds, progress=None):
@@ -76,7 +69,7 @@ def _exchange(ask, seconds, progress=None):
     An earlier answer still in the buffer (a call given up on) is dropped by its id. Whatever ends
     the wait early (Interrupt, the slot's deadline) cancels the ask on the page first.
     """
-    js, _ = _js()
+    js, _ = page.browser()
     tab = _channel()
     tab["ids"] += 1
     ident, state = tab["ids"], tab["state"]
@@ -137,7 +130,7 @@ def in_tab(url, *, n_ctx=4096, threads=None, max_tokens=1024, temperature=0.0, s
     file cannot be fetched or loaded."""
     _check(url, n_ctx, threads, max_tokens, temperature, seconds)
     _channel()  # before anything is fetched: a page that cannot share memory is told so at once
-    js, _ = _js()
+    js, _ = page.browser()
     import pyodide_js
 
     runtime = js.URL.new("../../" + RUNTIME, pyodide_js._api.config.indexURL).href  # the site's root

@@ -28,6 +28,7 @@ in any cell, the one that made the model included, in every engine with shared m
 import json
 import time
 
+from . import page
 from .sources import package_sources
 
 __all__ = ["start", "run_in_worker", "run_python_in_worker", "SECONDS", "MEMORY_MB"]
@@ -41,24 +42,16 @@ HEADER = 12          # three Int32: reply ready, reply length, boot message rece
 _runner = {}  # the one runner of this kernel, once the page was asked to start it: sab, state, booted
 
 
-def _js():
-    import js
-    from pyodide.ffi import to_js
-
-    return js, lambda value: to_js(value, dict_converter=js.Object.fromEntries)
-
-
 def _ask_page(ask):
     """Ask the page (website/extension/src/runner.ts) to start, feed or end this kernel's runner."""
-    js, to_js = _js()
-    js.postMessage(to_js({"agentTeamRunner": ask}))
+    page.ask("agentTeamRunner", ask)
 
 
 def start():
     """Start the runner's worker (once): the page starts it, and it boots at once."""
     if _runner:
         return
-    js, _ = _js()
+    js, _ = page.browser()
     sab = js.SharedArrayBuffer.new(HEADER + REPLY_BYTES)
     _runner.update(sab=sab, state=js.Int32Array.new(sab, 0, 3), booted=False)
     # the page adds Pyodide's folder (indexURL) and starts the site's runner script
@@ -74,7 +67,7 @@ def _stop():
 
 def _wait(seconds):
     """The worker's reply (parsed JSON), or None if it did not come within ``seconds``."""
-    js, _ = _js()
+    js, _ = page.browser()
     state = _runner["state"]
     if js.Atomics.wait(state, 0, 0, int(seconds * 1000)) == "timed-out":
         return None
