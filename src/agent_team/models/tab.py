@@ -33,7 +33,6 @@ HEADER = 16            # four Int32: answer ready, answer length, KiB loaded, Ki
 ANSWER_BYTES = 1 << 20
 SLICE = 0.1            # how often a wait looks up from the buffer (Interrupt, the slot's deadline)
 LOAD_SECONDS = 3600.0  # a download of a large model on a slow line; Interrupt stops it sooner
-RUNTIME = "intab/intab.js"  # the runtime's module, at the site's root (website/intab.py)
 OUTSIDE = ("in_tab() runs only in the course's site, where the model runs in your browser tab; here, use "
            "openai_chat('http://127.0.0.1:8080/v1', 'any') with a local server such as llama-server or Ollama")
 
@@ -130,12 +129,8 @@ def in_tab(url, *, n_ctx=4096, threads=None, max_tokens=1024, temperature=0.0, s
     file cannot be fetched or loaded."""
     _check(url, n_ctx, threads, max_tokens, temperature, seconds)
     _channel()  # before anything is fetched: a page that cannot share memory is told so at once
-    js, _ = page.browser()
-    import pyodide_js
-
-    runtime = js.URL.new("../../" + RUNTIME, pyodide_js._api.config.indexURL).href  # the site's root
     name = url.rsplit("/", 1)[-1].split("?")[0] or url
-    answer = _exchange({"type": "load", "runtime": runtime, "url": url, "n_ctx": n_ctx, "threads": threads},
+    answer = _exchange({"type": "load", "url": url, "n_ctx": n_ctx, "threads": threads},
                        LOAD_SECONDS, _say_progress(name))
     if answer is None:
         raise ModelError(f"the model did not load within {LOAD_SECONDS:g} s", failure="timeout")

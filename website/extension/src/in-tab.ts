@@ -32,13 +32,9 @@ type Engine = typeof import('./in-tab-engine');
 
 let engine: Promise<Engine> | null = null;
 
-/** The runtime's module, imported once, and only from this site. */
-function runtime(url: string): Promise<Engine> {
-  const where = new URL(url, location.href);
-  if (where.origin !== location.origin || !where.pathname.endsWith(`/${MODULE}`)) {
-    return Promise.reject(new Error(`the runtime is ${MODULE} of this site, not ${where.href}`));
-  }
-  engine = engine || (import(/* webpackIgnore: true */ where.href) as Promise<Engine>);
+/** The runtime's module, imported once, from the site's root: two folders above Pyodide's. */
+function runtime(indexUrl: string): Promise<Engine> {
+  engine = engine || (import(/* webpackIgnore: true */ new URL(`../../${MODULE}`, indexUrl).href) as Promise<Engine>);
   return engine;
 }
 
@@ -64,8 +60,9 @@ async function answer(sab: SharedArrayBuffer, reply: Record<string, unknown>): P
   Atomics.notify(state, 0);
 }
 
-/** Serve `kernel`'s model in the tab: loaded, asked and cancelled on its word. */
-export function serveInTab(kernel: Worker): void {
+/** Serve `kernel`'s model in the tab, with the runtime of the site whose Pyodide is at `indexUrl`:
+ *  loaded, asked and cancelled on the kernel's word. */
+export function serveInTab(kernel: Worker, indexUrl: string): void {
   const running = new Map<number, AbortController>();
   kernel.addEventListener('message', (event: MessageEvent) => {
     const ask: IAsk | undefined = event.data && event.data[IN_TAB];
@@ -81,7 +78,7 @@ export function serveInTab(kernel: Worker): void {
     running.set(ask.id, stop);
     const state = new Int32Array(ask.sab, 0, 4);
     const work = ask.type === 'load'
-      ? runtime(String(ask.runtime)).then((e) => e.load(ask, stop.signal, (loaded, total) => {
+      ? runtime(indexUrl).then((e) => e.load(ask, stop.signal, (loaded, total) => {
         Atomics.store(state, 2, Math.floor(loaded / 1024));
         Atomics.store(state, 3, Math.floor(total / 1024));
       }))

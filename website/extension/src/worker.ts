@@ -83,7 +83,7 @@ export function startWorker(boot: IBoot, files: IWorkerFiles = pluginFiles()): I
   const indexUrl = pyodideUrl.slice(0, pyodideUrl.lastIndexOf('/') + 1);
   if (shared) {
     serveRunner(worker, indexUrl); // the isolated runner needs shared memory: without it there is none
-    serveInTab(worker); // so does a model in the tab: the kernel waits for its answers on shared memory
+    serveInTab(worker, indexUrl); // so does a model in the tab: the kernel waits for its answers on shared memory
   }
   worker.postMessage({
     agentTeamBoot: {
