@@ -66,14 +66,19 @@ def _literals(source):
         return set()
 
 
-def shown(cell):
-    """Everything one cell shows as stored: its source (code: with its strings) and all its outputs."""
-    source = _join(cell["source"])
-    parts = [strings(source) if cell["cell_type"] == "code" else source]
+def outputs(cell):
+    """Every stored output of one cell, all its formats, as text."""
+    parts = []
     for out in cell.get("outputs", []):
         parts.append(_join(out.get("text", "")))
         parts += [_join(v) if isinstance(v, (str, list)) else json.dumps(v) for v in out.get("data", {}).values()]
-    return "\n".join(parts)
+    return parts
+
+
+def shown(cell):
+    """Everything one cell shows as stored: its source (code: with its strings) and all its outputs."""
+    source = _join(cell["source"])
+    return "\n".join([strings(source) if cell["cell_type"] == "code" else source, *outputs(cell)])
 
 
 def notebook(path):
@@ -115,9 +120,7 @@ def quiz_findings(path, nb, texts, state):
         for c in nb["cells"][i + 1:]:
             if c["cell_type"] != "code":
                 break
-            after.append(" ".join(_join(o.get("text", "")) + " ".join(_join(v) for v in o.get("data", {}).values()
-                                                                     if isinstance(v, (str, list)))
-                                  for o in c.get("outputs", [])))
+            after += outputs(c)
         if numbers <= set(NUMBER.findall(" ".join(after))):
             problems.append(f"{path.name}: the code cells after quiz {q.id} print its answer "
                             f"{q.choices[q.answer]!r} in their stored outputs")
