@@ -122,9 +122,7 @@ def build_agent_team() -> Path:
     shutil.rmtree(DIST, ignore_errors=True)
     # setuptools stages the wheel in build/lib and keeps what it finds there: a module since moved
     # or deleted from src/ would still ship (seen after the runners moved to agent_team/runners/).
-    for staged in (ROOT / "build").glob("lib*"):
-        shutil.rmtree(staged, ignore_errors=True)
-    for staged in (ROOT / "build").glob("bdist.*"):
+    for staged in [*(ROOT / "build").glob("lib*"), *(ROOT / "build").glob("bdist.*")]:
         shutil.rmtree(staged, ignore_errors=True)
     run([sys.executable, "-m", "build", "--wheel", "--outdir", DIST, ROOT])
     (whl,) = DIST.glob("agent_team-*.whl")
