@@ -114,10 +114,8 @@ print(" -> ".join(short_states))
 one_round.reveal([short.status, short_states[-2]])  # the why, and the course's key, are in agent_team.predict
 
 # %%
-# The text and the drawing above say "REVIEW: out of rounds -> STOP_FAIL"; the real trace agrees:
-assert short.status == "budget" and short_states[-3:] == ["TEST", "REVIEW", "STOP_FAIL"]
-assert ("REVIEW", "STOP_FAIL", "out of rounds") in [(a, b, label) for a, b, _, label in MACHINE.edges]
-assert "REVIEW: " in machine_text(MACHINE) and "out of rounds -> STOP_FAIL" in machine_text(MACHINE)
+# The drawing and the real trace agree: the run's last step is the machine's "out of rounds" edge.
+assert tuple(short_states[-2:]) in [(a, b) for a, b, _, label in MACHINE.edges if label == "out of rounds"]
 
 # %% [markdown]
 # That is the whole machine. Here is the loop at the heart of `supervise(...)`, straight from the

@@ -88,8 +88,11 @@ def notebook(path):
 
 
 def _between(cells, form):
-    """The cells after the form at ``form`` up to and including its reveal."""
+    """The cells after the form at ``form`` up to and including its reveal, and the code cells right after
+    the reveal (before the text goes on): on the screen with the form, their source is read with it."""
     end = next((i for i in range(form + 1, len(cells)) if ".reveal(" in _join(cells[i]["source"])), len(cells) - 1)
+    while end + 1 < len(cells) and cells[end + 1]["cell_type"] == "code":
+        end += 1
     return range(form + 1, end + 1)
 
 
