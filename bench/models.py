@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from agent_team import oracle
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat, total_usage
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat, total_usage
 from agent_team.supervisor import supervise
 from tests import llama  # the test suite's launcher of the real model's server
 

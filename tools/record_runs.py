@@ -6,7 +6,7 @@
 
 By default it starts `tools/llm-server/serve.mjs` on 127.0.0.1 (a subprocess, as the model tests
 do), runs each run of :data:`RUNS` with the model in the roles it names, and writes one JSON file
-per run into ``src/agent_team/recordings/``: every call's prompt, reply (or error, with the HTTP
+per run into ``src/agent_team/realteam/recordings/``: every call's prompt, reply (or error, with the HTTP
 status and Retry-After it carried), token counts and seconds, the run's ending, and the label
 (model, size, quantisation, settings, server, date, this machine's load) that the course shows
 wherever the recording is shown. Nothing is edited by hand afterwards: a recording is what the
@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
-from agent_team.advice import compare_reviewers  # noqa: E402 -- after the path, so this checkout's engine is used
-from agent_team.llm import build_prompt, llm_policy  # noqa: E402 -- the path is set above
-from agent_team.models import ModelError, openai_chat  # noqa: E402 -- the path is set above
-from agent_team.recordings import FOLDER, GATE_CASES, run_settings  # noqa: E402 -- the path is set above
+from agent_team.realteam.advice import compare_reviewers  # noqa: E402 -- after the path, so this checkout's engine is used
+from agent_team.realteam.llm import build_prompt, llm_policy  # noqa: E402 -- the path is set above
+from agent_team.realteam.models import ModelError, openai_chat  # noqa: E402 -- the path is set above
+from agent_team.realteam.recordings import FOLDER, GATE_CASES, run_settings  # noqa: E402 -- the path is set above
 from agent_team.repo import GOAL, initial_repo  # noqa: E402 -- the path is set above
 from agent_team.views import make_view  # noqa: E402 -- the path is set above
 from agent_team.supervisor import supervise  # noqa: E402 -- the path is set above

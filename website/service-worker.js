@@ -41,7 +41,7 @@ const ISOLATION = {
 // worker it starts may load this site's own scripts, WebAssembly and files, and nothing else.
 const RUNNER = 'agent-team-runner.js';
 const RUNNER_POLICY = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'none'";
-// A request that carries a model key (the kernel's model client, agent_team/models/http.py) to
+// A request that carries a model key (the kernel's model client, agent_team/realteam/models/http.py) to
 // another origin is never followed through a redirect: a browser drops Authorization on the way to
 // another origin, but not x-api-key (Anthropic) or api-key (Azure). The redirect is answered with
 // a refusal the client words (REFUSED names it; the redirect's target is hidden from a worker).

@@ -59,7 +59,7 @@ print("The team's goal:", GOAL)
 # ordered `PlanStep`s, each with an id, a title, a risk and suggested checks.
 
 # %%
-from agent_team.contracts import Plan, PlanStep
+from agent_team.realteam.contracts import Plan, PlanStep
 
 plan = Plan("Make fizzbuzz pass its tests", [
     PlanStep("S1", "Write PLAN.md from the test spec", "write", ["PLAN.md is not empty"]),
@@ -113,7 +113,7 @@ print(contract.instructions)
 # disagree with what happened.
 
 # %%
-from agent_team.handoffs import handoffs_from_trace
+from agent_team.realteam.handoffs import handoffs_from_trace
 
 run = supervise()
 handoffs = handoffs_from_trace(run.trace)
@@ -127,7 +127,7 @@ assert [h.role for h in handoffs] == ["planner", "coder", "reviewer", "coder", "
 # not changed.
 
 # %%
-from agent_team.handoffs import trace_with_handoffs
+from agent_team.realteam.handoffs import trace_with_handoffs
 from agent_team.widgets import RoundStepper
 
 stepper = RoundStepper(trace_with_handoffs(run))
@@ -182,7 +182,7 @@ execution_status = "success"  # no step raised, so execution thinks it is done
 # </details>
 
 # %%
-from agent_team.gate import review_gate, review_run
+from agent_team.realteam.gate import review_gate, review_run
 
 report = review_run(execution_status, outcomes)
 print("final status:", report.status)
@@ -235,7 +235,7 @@ Quiz("5.1")
 # reasons still list every blocked step.
 
 # %%
-from agent_team.gate import PRECEDENCE
+from agent_team.realteam.gate import PRECEDENCE
 
 mixed = [
     {"step": "S1", "status": "skipped"},
@@ -263,7 +263,7 @@ assert decision.proposal.step == "S3"
 # anything runs.
 
 # %%
-from agent_team.execution import PlanRun, execute_plan, plan_handoff
+from agent_team.realteam.execution import PlanRun, execute_plan, plan_handoff
 
 planned = plan_handoff(plan)
 print("summary:     ", planned.summary)
@@ -397,7 +397,7 @@ Hints("5.1")
 # only** — never functions, never keys.
 
 # %%
-from agent_team.config import load_config
+from agent_team.realteam.config import load_config
 
 TEAM_TOML = """
 model = "fake"                 # every role without a model of its own
@@ -467,7 +467,7 @@ assert from_notes["coder"].system_prompt.startswith("Carry out")
 # then a patch in the wrong shape — and well the third time.
 
 # %%
-from agent_team.llm import ScriptedModel, llm_policy
+from agent_team.realteam.llm import ScriptedModel, llm_policy
 from agent_team.policies import FULL_SOURCE
 
 good_reply = "```json\n" + json.dumps({
@@ -510,7 +510,7 @@ print(model.prompts[0][:700])
 # know. The planner's and the reviewer's prompts have the same parts, cut from their own views.
 
 # %%
-from agent_team.llm import build_prompt
+from agent_team.realteam.llm import build_prompt
 from agent_team.roles import PROMPTS
 from agent_team.trace import turns
 
@@ -550,7 +550,7 @@ assert run.status == "budget"
 # Here is the prompt for the planned run above, the one the gate blocked, and one answer:
 
 # %%
-from agent_team.advice import advice_prompt, advise
+from agent_team.realteam.advice import advice_prompt, advise
 
 print(advice_prompt(final.review))
 adviser = ScriptedModel([json.dumps({"action": "inspect", "notes": "S2 never ran; find out why it was denied",
@@ -569,7 +569,7 @@ assert advice.action == "inspect" and final.review.status == "failed"
 # it asks for a retry when a step failed and accepts everything else.
 
 # %%
-from agent_team.advice import agreement, compare_reviewers
+from agent_team.realteam.advice import agreement, compare_reviewers
 
 
 def hurried_model(prompt):
@@ -599,7 +599,7 @@ assert [r["agree"] for r in rows] == [True, False, True, False]
 # %% [markdown]
 # ### Plugging in a real model: part 7
 #
-# Any `prompt -> str` function fills the slot, and `agent_team.models` makes one for a real
+# Any `prompt -> str` function fills the slot, and `agent_team.realteam.models` makes one for a real
 # model (`openai_chat` for OpenAI-compatible servers, `anthropic_messages` for Anthropic), with the
 # key asked for at run time and never stored. **Part 7** puts one in your team: connect a model of
 # your own, or replay the recorded runs of a real one with no key and no network.

@@ -264,7 +264,7 @@ Hints("6.2")
 Quiz("6.2")
 
 # %%
-from agent_team.gated import gated
+from agent_team.realteam.gated import gated
 
 runs = [(name, run_fault(name)) for name in FAULTS] + ([(MY_FAULT["name"] + " (yours)", mine)] if mine else [])
 rows, hung = [], False

@@ -37,10 +37,10 @@
 import json
 import sys
 
-from agent_team.llm import ScriptedModel, llm_policy
-from agent_team.models import total_usage
-from agent_team.models.live import EVAL_HEADERS, TEAM_HEADERS, compare_live, eval_table, live_summary, team_table
-from agent_team.recordings import GATE_CASES, PLANTED, load_recording, recording_names
+from agent_team.realteam.llm import ScriptedModel, llm_policy
+from agent_team.realteam.models import total_usage
+from agent_team.realteam.models.live import EVAL_HEADERS, TEAM_HEADERS, compare_live, eval_table, live_summary, team_table
+from agent_team.realteam.recordings import GATE_CASES, PLANTED, load_recording, recording_names
 from agent_team.supervisor import supervise
 from agent_team.trace import oracle_reports, turns
 from agent_team.widgets import RoundStepper, show, show_table
@@ -241,7 +241,7 @@ print(turns(free_run.trace, "coder")[-1]["message"])
 
 # %%
 from agent_team.grading.ex_retry_turns import LABEL, RECORDINGS
-from agent_team.retry import STOP_REASONS
+from agent_team.realteam.retry import STOP_REASONS
 from agent_team.widgets import show_table
 
 show_label(recordings["retry"])
@@ -303,9 +303,9 @@ from agent_team.widgets import Quiz
 Quiz("7.1")
 
 # %% tags=["spoiler"]
-from agent_team.llm import llm_policy
-from agent_team.models import ModelError
-from agent_team.retry import ManualClock
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import ModelError
+from agent_team.realteam.retry import ManualClock
 from agent_team.supervisor import supervise
 from agent_team.trace import turns
 
@@ -340,7 +340,7 @@ for label, decide in (("the default decision", None), ("your retry_or_stop", ret
 
 # %%
 from agent_team.grading.ex_retry_turns import recorded_model
-from agent_team.models import total_usage
+from agent_team.realteam.models import total_usage
 
 python_writer = next(r for r in RECORDINGS if r["name"].startswith("free text (no schema), 300"))
 for label, decide in (("the default decision", None), ("your retry_or_stop", retry_or_stop)):
@@ -491,7 +491,7 @@ if sys.platform == "emscripten":
 else:
     import os
 
-    from agent_team.models.isolated import run_python
+    from agent_team.runners.isolated import run_python
 
     os.environ["OPENAI_API_KEY"] = "sk-pretend-for-this-cell"
     try:
@@ -500,7 +500,7 @@ else:
         del os.environ["OPENAI_API_KEY"]
     print("the runner sees OPENAI_API_KEY =", out.strip())
     # how far this machine confines it (namespaces, Landlock, seccomp) differs by machine:
-    # agent_team.models.isolated.ISOLATION says, with what is not enforced here
+    # agent_team.runners.isolated.ISOLATION says, with what is not enforced here
     assert out.strip() == "None"
 
 # %% [markdown]
@@ -527,7 +527,7 @@ else:
 # SmolLM2 as the adviser, scored by agreement with the gate.
 
 # %%
-from agent_team.advice import agreement, compare_reviewers
+from agent_team.realteam.advice import agreement, compare_reviewers
 
 advice = recordings["advice"]
 rows = compare_reviewers(GATE_CASES, advice.model())

@@ -530,8 +530,8 @@ show_table(["idea", "this course", *FRAMEWORKS],
 # The course's column comes from its own package; a test keeps it true.
 
 # %%
-from agent_team.llm import llm_policy
-from agent_team.models import anthropic_messages, openai_chat, total_usage
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import anthropic_messages, openai_chat, total_usage
 
 MODEL_PIECES = ["model client", "structured output", "retries", "budget"]
 COURSE_MODEL = {
@@ -580,7 +580,7 @@ show_table(["piece", "this course", *FRAMEWORKS_MODEL],
 
 # %%
 from agent_team.faults import fizz_only_coder
-from agent_team.gate import review_run
+from agent_team.realteam.gate import review_run
 from agent_team.repo import ALLOWLIST, TESTS_PATH, apply_turn, initial_repo
 from agent_team.supervisor import supervise
 

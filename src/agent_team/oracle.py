@@ -76,7 +76,7 @@ from agent_team.sandbox import runtime as rt
 CASES = ((1, "1"), (3, "Fizz"), (5, "Buzz"), (15, "FizzBuzz"))
 GOT_LIMIT = 80
 
-# Set by agent_team.models once a real model is made in this interpreter: a function
+# Set by agent_team.realteam.models once a real model is made in this interpreter: a function
 # source -> report that runs the source somewhere else (another process, another worker:
 # agent_team.runners), so model-written code never runs where a key lives. None: the in-process
 # sandbox below.

@@ -30,7 +30,6 @@ import copy
 import difflib
 from dataclasses import dataclass, field
 
-from .handoffs import handoffs_from_trace
 from .limits import call_limited
 from .oracle import run_tests
 from .policies import DEFAULT_POLICIES
@@ -62,15 +61,19 @@ class RunResult:
     stop_reason: str = ""
 
     def __getitem__(self, key):
-        names = (*self.__dataclass_fields__, "tests", "handoffs")
+        names = (*self.__dataclass_fields__, "tests")
         if key not in names:
             raise KeyError(f"a run result has no {key!r}; it has {', '.join(names)}")
         return getattr(self, key)
 
-    @property
-    def handoffs(self):
-        """One handoff per role transition (planner -> coder -> reviewer), derived from the trace."""
-        return handoffs_from_trace(self.trace)
+    def __getattr__(self, name):
+        # Handoffs are part 5's reading of a run, derived from its trace in the real team's wing,
+        # which the core never imports: say where they are instead of a bare AttributeError.
+        if name == "handoffs":
+            raise AttributeError("a run's handoffs are derived from its trace (part 5): "
+                                 "`from agent_team.realteam.handoffs import handoffs_from_trace`, "
+                                 "then `handoffs_from_trace(result.trace)`")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def tests(self):

@@ -18,8 +18,8 @@ from hostile_server import ECHOES, ERRORS, Hostile, allow_all, answer
 KEY = "sk-test-browser-0123456789abcdefghijkl"
 
 SETUP = """
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat
 from agent_team.repo import GOAL, initial_repo
 from agent_team.views import make_view
 import time
@@ -69,7 +69,7 @@ def check_cross_origin(page, faults):
 
 def check_real_model(page, url):
     """One coder turn on the real model's server (tests/llama.py), cross-origin: a reply that parses."""
-    out = run(page, "from agent_team.models import openai_chat\n"
+    out = run(page, "from agent_team.realteam.models import openai_chat\n"
                     f"model = openai_chat({url + '/v1'!r}, 'smollm2', max_tokens=120)\n"
                     "view = make_view('coder', GOAL, initial_repo(), [])\n"
                     "out = llm_policy('coder', model, retries=0, seconds=170)(GOAL, view)\n"
@@ -152,7 +152,7 @@ def check_redirect_not_followed(page, server, elsewhere):
     and the learner reads why."""
     server.requests.clear(), elsewhere.requests.clear()
     base = server.url + "/v1"
-    out = run(page, "from agent_team.models import anthropic_messages, openai_chat\n"
+    out = run(page, "from agent_team.realteam.models import anthropic_messages, openai_chat\n"
                     f"for model in (openai_chat({base!r}, 'smol', key={KEY!r}),\n"
                     f"              anthropic_messages('smol', base_url={base!r}, key={KEY!r})):\n"
                     "    view = make_view('coder', GOAL, initial_repo(), [])\n"
@@ -179,15 +179,15 @@ def check_echoes(page, hostile):
         hostile.routes[name] = lambda request, raw=raw: raw
     names = list(ECHOES) + list(ERRORS)
     out = run(page, "import json, html, urllib.parse\n"
-                    "from agent_team.models import openai_chat\n"
-                    "from agent_team.models.connection import check_connection\n"
+                    "from agent_team.realteam.models import openai_chat\n"
+                    "from agent_team.realteam.models.connection import probe_connection\n"
                     "from agent_team.render.connect import connect_html\n"
                     "said = []\n"
                     f"for name in {names!r}:\n"
                     f"    model = openai_chat({hostile.url!r} + '/' + name + '/v1', 'smol', key={KEY!r})\n"
                     "    view = make_view('coder', GOAL, initial_repo(), [])\n"
                     "    turn = llm_policy('coder', model, retries=0, seconds=10)(GOAL, view)\n"
-                    "    conn = check_connection(model, seconds=5)\n"
+                    "    conn = probe_connection(model, seconds=5)\n"
                     "    text = json.dumps(turn, default=repr) + conn.words + connect_html('p', name, 'smol', conn)\n"
                     "    said.append(text + html.unescape(urllib.parse.unquote(urllib.parse.unquote(text))))\n"
                     "print(json.dumps(said))", timeout=240)
@@ -355,8 +355,8 @@ def check_live_eval_shows_progress(page, faults):
     """Part 7's live eval (models/live.py, compare_live) in the page: each case's line reaches the page
     while the kernel still waits for the model, not all at the end. The server takes 2 s a call, so
     lines that stream arrive at least 2 s apart; held back to the end they would arrive together."""
-    code = ("from agent_team.models.live import compare_live\n"
-            "from agent_team.recordings import GATE_CASES\n"
+    code = ("from agent_team.realteam.models.live import compare_live\n"
+            "from agent_team.realteam.recordings import GATE_CASES\n"
             f"slow = openai_chat({faults.url + '/slow-2/v1'!r}, 'smol')\n"
             "rows = compare_live(GATE_CASES[:2], slow, seconds=20)\n"
             "print('rows', len(rows))")

@@ -1,4 +1,4 @@
-"""A model in the learner's own tab (agent_team.models.tab): the real SmolLM2-135M GGUF, run by the
+"""A model in the learner's own tab (agent_team.realteam.models.tab): the real SmolLM2-135M GGUF, run by the
 site's vendored llama.cpp (wllama) on the page, loaded from another origin of 127.0.0.1 (CORS).
 
 In each engine, one page: opening a notebook fetches nothing of the runtime (intab/); the model
@@ -119,8 +119,8 @@ def run(page, code, timeout=120):
 
 
 SETUP = """
-from agent_team.llm import build_prompt, llm_policy
-from agent_team.models.tab import in_tab
+from agent_team.realteam.llm import build_prompt, llm_policy
+from agent_team.realteam.models.tab import in_tab
 from agent_team.repo import GOAL, initial_repo
 from agent_team.views import make_view
 model = in_tab({url!r}, n_ctx=2048, max_tokens={tokens})
@@ -128,14 +128,14 @@ print("loaded", sorted(model.info))
 """
 
 KEPT = """
-from agent_team.models.tab import in_tab
+from agent_team.realteam.models.tab import in_tab
 model = in_tab({url!r}, n_ctx=512, max_tokens=4)
 print(model.info["kept"], model.info["build"])
 """
 
 # A file whose server refuses this page: the learner reads where and the two causes a page cannot tell apart.
 REFUSED = """
-from agent_team.models import ModelError, in_tab
+from agent_team.realteam.models import ModelError, in_tab
 try:
     in_tab({url!r})
 except ModelError as err:
@@ -159,7 +159,7 @@ print(model.info, round(t["prompt_per_second"], 1), round(t["predicted_per_secon
 
 LATE = """
 import time
-from agent_team.models import ModelError
+from agent_team.realteam.models import ModelError
 late = model.for_role(None)
 late.seconds, late.max_tokens = 1.0, 4000
 started = time.monotonic()
@@ -237,8 +237,8 @@ def test_a_model_in_the_tab_in_firefox(engine_page, site_url, model_url):
 
 
 WEBKIT = """
-from agent_team.models import CannotRunHere
-from agent_team.models.tab import in_tab
+from agent_team.realteam.models import CannotRunHere
+from agent_team.realteam.models.tab import in_tab
 try:
     model = in_tab({url!r}, n_ctx=2048, max_tokens=8)
 except CannotRunHere as err:

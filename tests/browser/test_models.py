@@ -1,6 +1,6 @@
 """The course page's kernel calling a model server on another origin (docs/models.md).
 
-The site's kernel (a Web Worker) runs agent_team.models against the project's fault server on
+The site's kernel (a Web Worker) runs agent_team.realteam.models against the project's fault server on
 another port of 127.0.0.1 (and the real model's server, tests/llama.py): a cross-origin call with a
 key, preflighted. Checked: a reply parses with its token counts; a server that sends no CORS header
 is reported as a CORS refusal in words (not a crash); a slow server is cut off by the request's own
@@ -223,7 +223,7 @@ def test_the_key_is_in_no_stored_byte_the_zip_or_the_graders_output(page, faults
     their work, reloads: the key is in no stored byte, in no file of the zip, and in nothing that
     agent-team-grade says about that zip."""
     cells = [
-        "from agent_team.models import ask_key, openai_chat\n"
+        "from agent_team.realteam.models import ask_key, openai_chat\n"
         f"model = openai_chat({faults.url + '/echo/v1'!r}, 'smol', key=ask_key())",
         "out, _ = turn('echo', key=model._key)\nprint(out['attempts'][0]['failure'], out['message'])\nout",
         "print(repr(model))",

@@ -95,8 +95,8 @@ def test_the_tables_cover_every_framework_and_every_idea():
 
 def test_the_course_column_names_what_the_package_has():
     """The model pieces' course column is built from the package's own names, so a rename breaks here."""
-    from agent_team.llm import llm_policy
-    from agent_team.models import anthropic_messages, openai_chat, total_usage
+    from agent_team.realteam.llm import llm_policy
+    from agent_team.realteam.models import anthropic_messages, openai_chat, total_usage
     cell = next(c for c in code_cells() if "COURSE_MODEL" in c)
     for function in (llm_policy, anthropic_messages, openai_chat, total_usage):
         assert f"{function.__name__}.__name__" in cell

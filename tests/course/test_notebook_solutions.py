@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_team import gated, protocol
+from agent_team import protocol
+from agent_team.realteam import gated
 from agent_team.classroom.exercises import SETUP
 from agent_team.faults import FAULTS, run_fault
 from agent_team.grading import (grade_hardening, grade_my_fault, grade_retry_or_stop, grade_run_outcomes,

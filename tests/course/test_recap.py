@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agent_team import roles
-from agent_team.contracts import ACTIONS
-from agent_team.gate import PRECEDENCE
+from agent_team.realteam.contracts import ACTIONS
+from agent_team.realteam.gate import PRECEDENCE
 from agent_team.repo import ALLOWLIST, MAX_CONTENT, MAX_PATCHES, TESTS_PATH
 from agent_team.supervisor import supervise
 from agent_team.views import VIEW_FIELDS

@@ -4,9 +4,10 @@ import json
 
 import pytest
 
-from agent_team.advice import ADVICE_ACTIONS, Advice, advice_prompt, advise, agreement, compare_reviewers, gate_action
-from agent_team.gate import review_run
-from agent_team.llm import ScriptedModel
+from agent_team.realteam.advice import (ADVICE_ACTIONS, Advice, advice_prompt, advise, agreement, compare_reviewers,
+                                       gate_action)
+from agent_team.realteam.gate import review_run
+from agent_team.realteam.llm import ScriptedModel
 
 SKIPPED = ("S2 skipped", "success", [{"step": "S1", "status": "success"},
                                      {"step": "S2", "status": "skipped", "risk": "write"}])

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.config import FAKE, RoleConfig, TeamConfig, load_config
-from agent_team.llm import ScriptedModel
+from agent_team.realteam.config import FAKE, RoleConfig, TeamConfig, load_config
+from agent_team.realteam.llm import ScriptedModel
 from agent_team.policies import DEFAULT_POLICIES
 from agent_team.roles import PROMPTS, ROLES
 

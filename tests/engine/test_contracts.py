@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.contracts import (ACTIONS, RISKS, PLAN_RUN_STATUSES, STEP_STATUSES, ExecutorContract,
+from agent_team.realteam.contracts import (ACTIONS, RISKS, PLAN_RUN_STATUSES, STEP_STATUSES, ExecutorContract,
                                   GateDecision, Handoff, Plan, PlanStep, RetryProposal, ReviewReport,
                                   StepOutcome, final_status)
-from agent_team.handoffs import handoffs_from_trace
+from agent_team.realteam.handoffs import handoffs_from_trace
 from agent_team.roles import ROLES
 
 text = st.text(max_size=30)
@@ -259,7 +259,7 @@ def test_handoffs_when_the_coder_writes_where_it_may_not():
 
 
 def test_trace_with_handoffs_attaches_each_handoff_to_its_last_turn_without_touching_the_trace():
-    from agent_team.handoffs import trace_with_handoffs
+    from agent_team.realteam.handoffs import trace_with_handoffs
     before = json.dumps(TRACE)
     shown = trace_with_handoffs(TRACE)
     assert json.dumps(TRACE) == before and len(shown) == len(TRACE)

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from agent_team.contracts import Handoff, Plan, PlanStep, RetryProposal
-from agent_team.execution import CANCEL, PlanRun, execute_plan, plan_handoff, risk_summary
-from agent_team.gate import review_gate
+from agent_team.realteam.contracts import Handoff, Plan, PlanStep, RetryProposal
+from agent_team.realteam.execution import CANCEL, PlanRun, execute_plan, plan_handoff, risk_summary
+from agent_team.realteam.gate import review_gate
 
 GOAL = "make fizzbuzz pass"
 PLAN = Plan("fizzbuzz", [

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.contracts import STEP_STATUSES, GateDecision, ReviewReport, StepOutcome
-from agent_team.gate import PRECEDENCE, review_gate, review_run
+from agent_team.realteam.contracts import STEP_STATUSES, GateDecision, ReviewReport, StepOutcome
+from agent_team.realteam.gate import PRECEDENCE, review_gate, review_run
 
 EXPECTED_ACTION = {"failed": "retry_step", "skipped": "user_decision", "cancelled": "resume_plan"}
 

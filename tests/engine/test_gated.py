@@ -3,7 +3,7 @@
 import pytest
 
 from agent_team.faults import FAULTS, run_fault
-from agent_team.gated import GATED_STATUSES, STEPS, gated, run_outcomes
+from agent_team.realteam.gated import GATED_STATUSES, STEPS, gated, run_outcomes
 from agent_team.supervisor import supervise
 
 

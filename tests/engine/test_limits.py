@@ -480,7 +480,7 @@ def test_outcome_ok_property():
 def test_the_engines_data_code_checked_per_call_still_stops_a_loop_through_it():
     """contracts.py's frames are checked when they start, not line by line (limits._CHECKED_PER_CALL):
     a loop that keeps reading records, caught TimeUp and all, still times out."""
-    from agent_team.contracts import StepOutcome
+    from agent_team.realteam.contracts import StepOutcome
 
     def read_forever():
         while True:

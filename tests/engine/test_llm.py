@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_team.llm import RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy, parse_reply
+from agent_team.realteam.llm import RECORD_CAP, BadReply, ScriptedModel, build_prompt, llm_policy, parse_reply
 from agent_team.policies import FULL_SOURCE, check_output
 from agent_team.repo import SRC_PATH, apply_turn, initial_repo
 from agent_team.roles import PROMPTS

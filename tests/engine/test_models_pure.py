@@ -1,4 +1,4 @@
-"""agent_team.models without a network: schemas, the reviewer's flat form, the wire formats, the key.
+"""agent_team.realteam.models without a network: schemas, the reviewer's flat form, the wire formats, the key.
 
 Pure, so it also runs inside Pyodide (the client's transport is replaced by a function here;
 tests/models tests the real transports against servers).
@@ -9,14 +9,14 @@ import json
 import pytest
 
 from agent_team import oracle
-from agent_team.llm import llm_policy, parse_reply
-from agent_team.models import ModelError, client, total_usage
-from agent_team.models.client import HttpModel, Secret
-from agent_team.models.http import Response
-from agent_team.models.schema import reply_schema, unflatten
-from agent_team.models.wire import ANTHROPIC, OPENAI, explain, hint_for
+from agent_team.realteam.llm import llm_policy, parse_reply
+from agent_team.realteam.models import ModelError, client, total_usage
+from agent_team.realteam.models.client import HttpModel, Secret
+from agent_team.realteam.models.http import Response
+from agent_team.realteam.models.schema import reply_schema, unflatten
+from agent_team.realteam.models.wire import ANTHROPIC, OPENAI, explain, hint_for
 from agent_team.repo import GOAL, initial_repo
-from agent_team.retry import ManualClock
+from agent_team.realteam.retry import ManualClock
 from agent_team.views import make_view
 
 KEY = "sk-test-pure-0123456789abcdefghijklmnop"

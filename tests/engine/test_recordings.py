@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_team.llm import ScriptedModel
-from agent_team.models import total_usage
-from agent_team.recordings import PLANTED, FOLDER, RecordedModel, load_recording, recording_names, run_settings
+from agent_team.realteam.llm import ScriptedModel
+from agent_team.realteam.models import total_usage
+from agent_team.realteam.recordings import PLANTED, FOLDER, RecordedModel, load_recording, recording_names, run_settings
 from agent_team.repo import SRC_PATH, initial_repo
 from agent_team.roles import TABLE
 from agent_team.supervisor import supervise
@@ -78,7 +78,7 @@ def test_the_recorded_model_is_a_scripted_model_reporting_its_usage():
 def test_a_recorded_failure_replays_as_the_clients_failure():
     data = json.loads((FOLDER / "coder.json").read_text())
     data["calls"][0].update(reply=None, error="no answer within 1 s", failure="timeout", usage=None)
-    from agent_team.recordings import Recording
+    from agent_team.realteam.recordings import Recording
     run = Recording(data).replay(max_rounds=1)
     attempt = turns(run.trace, "coder")[0]["attempts"][0]
     assert attempt["failure"] == "timeout" and "no answer within 1 s" in attempt["error"]
@@ -109,7 +109,7 @@ def test_the_recorder_and_the_replay_read_a_setup_the_same_way():
 def test_a_recorded_http_failure_replays_with_its_status_and_retry_after():
     data = json.loads((FOLDER / "coder.json").read_text())
     data["calls"][0].update(reply=None, error="slow down", failure="error", status=429, retry_after=3.0, usage=None)
-    from agent_team.recordings import Recording
+    from agent_team.realteam.recordings import Recording
     attempt = turns(Recording(data).replay(max_rounds=1).trace, "coder")[0]["attempts"][0]
     assert (attempt["status"], attempt["retry_after"], attempt["failure"]) == (429, 3.0, "error")
 
@@ -125,7 +125,7 @@ def test_the_wheel_the_site_ships_includes_every_recording():
     if not (ROOT / "pyproject.toml").exists():  # the Pyodide run copies the engine and its tests only
         pytest.skip("pyproject.toml is not in this copy of the repository")
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = config["tool"]["setuptools"]["package-data"]["agent_team.recordings"]
+    patterns = config["tool"]["setuptools"]["package-data"]["agent_team.realteam.recordings"]
     files = [p.name for p in FOLDER.iterdir() if p.suffix == ".json"]
     assert files and all(any(fnmatch(f, pat) for pat in patterns) for f in files)
 

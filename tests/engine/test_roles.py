@@ -3,9 +3,9 @@
 import pytest
 
 from agent_team import roles
-from agent_team.config import TeamConfig, load_config
-from agent_team.contracts import Handoff
-from agent_team.llm import build_prompt
+from agent_team.realteam.config import TeamConfig, load_config
+from agent_team.realteam.contracts import Handoff
+from agent_team.realteam.llm import build_prompt
 from agent_team.policies import DEFAULT_POLICIES
 from agent_team.render.diagram import SUPERVISOR
 from agent_team.repo import ALLOWLIST, TESTS_PATH, apply_turn, initial_repo

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import agent_team
 from agent_team import oracle
-from agent_team.models.isolation import protect, refuse
+from agent_team.realteam.models.isolation import protect, refuse
 from agent_team.repo import initial_repo
 from agent_team.runners.sources import package_sources
 
@@ -19,7 +19,8 @@ def test_the_package_source_is_every_module_and_recording_by_its_path_under_agen
     sources = package_sources()
     modules = {path.relative_to(PACKAGE.parent).as_posix() for path in PACKAGE.rglob("*.py")
                if "__pycache__" not in path.parts}
-    recordings = {f"agent_team/recordings/{path.name}" for path in (PACKAGE / "recordings").glob("*.json")}
+    folder = PACKAGE / "realteam" / "recordings"
+    recordings = {f"agent_team/realteam/recordings/{path.name}" for path in folder.glob("*.json")}
     assert recordings and set(sources) == modules | recordings
     assert "agent_team/oracle.py" in sources and "agent_team/runners/sources.py" in sources
     assert list(sources) == sorted(sources, key=lambda name: PACKAGE.parent.joinpath(name))

@@ -2,7 +2,10 @@
 
 import json
 
-from agent_team.llm import ScriptedModel, llm_policy
+import pytest
+
+from agent_team.realteam.handoffs import handoffs_from_trace
+from agent_team.realteam.llm import ScriptedModel, llm_policy
 from agent_team.policies import FULL_SOURCE
 from agent_team.supervisor import supervise
 
@@ -31,6 +34,17 @@ def test_a_model_that_never_answers_well_ends_in_budget_not_a_crash():
 
 def test_handoffs_follow_the_role_transitions_of_a_run():
     result = supervise(max_rounds=4)
-    roles = [h.role for h in result.handoffs]
-    assert roles == ["planner", "coder", "reviewer", "coder", "reviewer"]
-    assert result.handoffs[-1].next_action.startswith("stop (pass)")
+    handoffs = handoffs_from_trace(result.trace)
+    assert [h.role for h in handoffs] == ["planner", "coder", "reviewer", "coder", "reviewer"]
+    assert handoffs[-1].next_action.startswith("stop (pass)")
+
+
+def test_a_run_result_says_where_its_handoffs_are():
+    """The core's run result does not derive handoffs (the real team's wing does): asking it says how."""
+    result = supervise(max_rounds=1)
+    with pytest.raises(AttributeError, match=r"handoffs_from_trace\(result\.trace\)"):
+        _ = result.handoffs
+    with pytest.raises(KeyError, match="it has status, rounds, repo, trace, stop_reason, tests"):
+        result["handoffs"]
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = result.nope

@@ -16,7 +16,7 @@ import inspect
 import types
 from pathlib import Path
 
-from agent_team import gate as gate_module
+from agent_team.realteam import gate as gate_module
 from agent_team.grading.gate import grade_gate, gate_cases, random_cases
 
 from mutation import mutants, survivors

@@ -1,7 +1,7 @@
 """The grader of exercise 6.2 (a run through the gate): the reference passes, each named mutant
 fails the step it breaks, the stub and a crash are reported."""
 
-from agent_team.gated import run_outcomes
+from agent_team.realteam.gated import run_outcomes
 from agent_team.grading import grade_run_outcomes
 
 

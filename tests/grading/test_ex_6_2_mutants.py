@@ -24,7 +24,7 @@ by its own check, with a message that names the step.
 import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 
-from agent_team.gated import run_outcomes
+from agent_team.realteam.gated import run_outcomes
 from agent_team.grading import grade_run_outcomes
 from agent_team.repo import PLAN_PATH
 from agent_team.trace import oracle_reports, turns

@@ -25,8 +25,8 @@ import pytest
 from grader_helpers import assert_accepted, assert_rejected_by
 from test_ex_6_2_mutants import make
 
-from agent_team.contracts import StepOutcome
-from agent_team.gated import run_outcomes
+from agent_team.realteam.contracts import StepOutcome
+from agent_team.realteam.gated import run_outcomes
 from agent_team.grading import grade_run_outcomes
 from agent_team.repo import PLAN_PATH, REVIEW_PATH
 from agent_team.supervisor import supervise

@@ -18,11 +18,11 @@ from agent_team.grading import grade_retry_or_stop
 from agent_team.grading import ex_retry
 from agent_team.grading.ex_retry import MOMENTS, reference_retry_or_stop
 from agent_team.grading.ex_retry_turns import LABEL, RECORDINGS, REPLAYS, recorded_model
-from agent_team.llm import ScriptedModel, llm_policy
-from agent_team.models import ModelError
-from agent_team.recordings import load_recording
+from agent_team.realteam.llm import ScriptedModel, llm_policy
+from agent_team.realteam.models import ModelError
+from agent_team.realteam.recordings import load_recording
 from agent_team.repo import GOAL, initial_repo
-from agent_team.retry import STOP_REASONS, BadDecision, ManualClock, check_decision
+from agent_team.realteam.retry import STOP_REASONS, BadDecision, ManualClock, check_decision
 from agent_team.supervisor import supervise
 from agent_team.views import make_view
 

@@ -6,7 +6,7 @@ from grader_helpers import GOOD
 from hostile import (Boom, HOSTILE_VALUES, Exploding, ExplodingDict, ExplodingInt, ExplodingKey, ExplodingList,
                      ExplodingStr, boom)
 
-from agent_team.gated import run_outcomes as reference_outcomes
+from agent_team.realteam.gated import run_outcomes as reference_outcomes
 from agent_team.grading import (grade_fault_eval, grade_hardening, grade_my_fault, grade_nits_reviewer,
                                 grade_run_outcomes, grade_run_tests)
 from agent_team.grading.ex_hardening import reference_no_exec

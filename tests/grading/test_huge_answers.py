@@ -91,7 +91,7 @@ class LookalikeList(list):
 
 def test_a_subclass_that_prints_like_a_right_answer_is_named_by_its_type():
     """5.1 and 6.2 quoted "it returned {'passed': True, ...}; return a dict ..." for a dict subclass."""
-    from agent_team.gated import run_outcomes
+    from agent_team.realteam.gated import run_outcomes
     gate = grade_gate(lambda outcomes: LookalikeDict({"passed": True, "action": None, "step": None}))
     assert "a LookalikeDict" in gate.check("shape").detail
     outcomes = grade_run_outcomes(lambda run: [LookalikeDict(o) for o in run_outcomes(run)])

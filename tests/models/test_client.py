@@ -9,9 +9,9 @@ import pytest
 
 from agent_team import oracle
 from agent_team.limits import call_limited
-from agent_team.llm import llm_policy
-from agent_team.models import ModelError, anthropic_messages, openai_chat, total_usage
-from agent_team.models.client import Secret
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import ModelError, anthropic_messages, openai_chat, total_usage
+from agent_team.realteam.models.client import Secret
 from agent_team.runners.isolated import run_isolated
 from agent_team.supervisor import supervise
 from agent_team.views import make_view

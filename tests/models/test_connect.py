@@ -8,8 +8,8 @@ import socket
 import pytest
 
 from agent_team import widgets as W
-from agent_team.llm import llm_policy
-from agent_team.models.connection import check_connection
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models.connection import probe_connection
 from agent_team.render.connect import connect_html, connect_text
 from agent_team.supervisor import supervise
 from agent_team.widgets import Connect
@@ -148,18 +148,18 @@ def test_the_rendering_escapes_what_the_learner_typed():
         Connect().set(key=KEY)
 
 
-def test_check_connection_never_raises_on_a_model_of_ones_own():
+def test_probe_connection_never_raises_on_a_model_of_ones_own():
     def broken(prompt):
         raise RuntimeError("boom")
-    got = check_connection(broken)
+    got = probe_connection(broken)
     assert not got.ok and "RuntimeError: boom" in got.words
 
 
 # --- issue 35 item 4: the live path as good as the recorded one ---
 
 def test_a_browser_status_0_names_both_causes_and_what_to_do_for_each(monkeypatch):
-    from agent_team.models import connection
-    from agent_team.models.http import ModelError, _refused
+    from agent_team.realteam.models import connection
+    from agent_team.realteam.models.http import ModelError, _refused
     monkeypatch.setattr(connection, "IN_BROWSER", True)
     kind, words = connection.diagnose(ModelError(_refused("http://127.0.0.1:9/v1/chat/completions"), status=0))
     assert kind == "unreachable"
@@ -195,7 +195,7 @@ def test_test_connection_before_the_connect_cell_says_to_run_it_when_a_key_is_ne
 
 @pytest.mark.parametrize("in_browser", [True, False])
 def test_an_empty_key_is_asked_again_then_said_on_the_form(monkeypatch, faults, in_browser):
-    import agent_team.models as models
+    import agent_team.realteam.models as models
     asked = []
     monkeypatch.setattr(getpass, "getpass", lambda prompt="": asked.append(prompt) or "")
     monkeypatch.setattr(models, "IN_BROWSER", in_browser)
@@ -209,8 +209,8 @@ def test_an_empty_key_is_asked_again_then_said_on_the_form(monkeypatch, faults, 
 
 
 def test_a_run_whose_every_call_failed_says_why(faults):
-    from agent_team.models import openai_chat
-    from agent_team.models.connection import why_no_answer
+    from agent_team.realteam.models import openai_chat
+    from agent_team.realteam.models.connection import why_no_answer
     down = openai_chat(f"http://127.0.0.1:{free_port()}/v1", "smol", seconds=5)
     run = supervise(coder=llm_policy("coder", down, seconds=5), max_rounds=1, seconds=60)
     words = why_no_answer(run)
@@ -229,7 +229,7 @@ class _Status0:
     base_url, seconds = "http://127.0.0.1:9/v1", 5.0
 
     def __call__(self, prompt):
-        from agent_team.models.http import ModelError, _refused
+        from agent_team.realteam.models.http import ModelError, _refused
         raise ModelError(_refused(self.base_url + "/chat/completions"), status=0)
 
 
@@ -238,7 +238,7 @@ class _Status0:
 def test_in_the_browser_a_probe_tells_a_cors_refusal_from_nothing_listening(monkeypatch, answered, kind, words):
     import asyncio
 
-    from agent_team.models import connection
+    from agent_team.realteam.models import connection
     monkeypatch.setattr(connection, "IN_BROWSER", True)
     probed = []
 

@@ -1,11 +1,11 @@
-"""A model in the tab (agent_team.models.tab) outside the site: one line saying where it runs and
+"""A model in the tab (agent_team.realteam.models.tab) outside the site: one line saying where it runs and
 what to use instead; a wrong argument said in words before anything else. The model itself runs
 only in a browser's page: tests/browser/test_in_tab.py."""
 
 import pytest
 
-from agent_team.models import CannotRunHere, in_tab
-from agent_team.models import tab as module
+from agent_team.realteam.models import CannotRunHere, in_tab
+from agent_team.realteam.models import tab as module
 
 URL = "https://example.org/SmolLM2-135M-Instruct.Q4_1.gguf"
 

@@ -7,8 +7,8 @@ import socket
 import pytest
 
 from agent_team import oracle
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat
 from agent_team.runners import isolated
 from agent_team.runners.isolated import run_isolated, run_python
 from agent_team.policies import FIZZ_ONLY_SOURCE, FULL_SOURCE

@@ -3,12 +3,12 @@ and a long eval says which case it is on (issue 35 item 4)."""
 
 import socket
 
-from agent_team.advice import compare_reviewers
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat
-from agent_team.models.live import (EVAL_HEADERS, TEAM_HEADERS, compare_live, eval_table, live_summary,
+from agent_team.realteam.advice import compare_reviewers
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat
+from agent_team.realteam.models.live import (EVAL_HEADERS, TEAM_HEADERS, compare_live, eval_table, live_summary,
                                     team_table)
-from agent_team.recordings import GATE_CASES, load_recording
+from agent_team.realteam.recordings import GATE_CASES, load_recording
 from agent_team.supervisor import supervise
 
 

@@ -16,8 +16,8 @@ import pytest
 import llama
 from llama import Timed
 from agent_team import oracle
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat, total_usage
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat, total_usage
 from agent_team.runners.isolated import run_isolated
 from agent_team.repo import GOAL, initial_repo
 from agent_team.supervisor import supervise

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 import llama
-from agent_team.recordings import FOLDER, Recording, load_recording, recording_names
+from agent_team.realteam.recordings import FOLDER, Recording, load_recording, recording_names
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = float(os.environ.get("AGENT_TEAM_MODEL_SECONDS", "180"))

@@ -17,9 +17,9 @@ import warnings
 
 import pytest
 
-from agent_team.llm import llm_policy
-from agent_team.models import ModelError, anthropic_messages, client, openai_chat
-from agent_team.models.connection import check_connection
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import ModelError, anthropic_messages, client, openai_chat
+from agent_team.realteam.models.connection import probe_connection
 from agent_team.repo import GOAL, initial_repo
 from agent_team.views import make_view
 from hostile_server import ECHOES, ERRORS, Hostile, _json_u, answer, chat, coder_reply
@@ -82,7 +82,7 @@ def test_a_key_with_whitespace_or_control_characters_is_refused_at_entry_in_word
 
 
 def test_ask_key_refuses_a_key_with_a_space_inside_and_strips_a_newline(monkeypatch):
-    from agent_team.models import ask_key
+    from agent_team.realteam.models import ask_key
     monkeypatch.setenv("RED_TEAM_KEY", KEY + "\n")
     with pytest.warns(UserWarning, match="line break"):
         assert ask_key("RED_TEAM_KEY").reveal() == KEY
@@ -172,7 +172,7 @@ def test_an_echoed_key_in_an_error_or_page_reaches_no_words(hostile, how, key):
     url = serve(hostile, f"err-{how}", lambda r: ERRORS[how](key))
     model = openai_chat(url, "smol", key=key)
     out = coder_turn(model)
-    conn = check_connection(model, seconds=5)
+    conn = probe_connection(model, seconds=5)
     from agent_team.render.connect import connect_html, connect_text
     shown = connect_html("p", url, "smol", conn) + connect_text("p", url, "smol", conn)
     for text in (everything(out), conn.words, shown, html.unescape(shown)):
@@ -278,7 +278,7 @@ DEADLINES = {"drip-headers": drip_headers, "drip-status": drip_status, "drip-chu
 def test_a_dripping_server_ends_the_call_within_its_seconds(hostile, how):
     model = openai_chat(serve(hostile, how, DEADLINES[how]), "smol", key=KEY, seconds=60)
     started = time.monotonic()
-    conn = check_connection(model, seconds=2)
+    conn = probe_connection(model, seconds=2)
     took = time.monotonic() - started
     assert took < 4.5, f"{how}: the call took {took:.1f} s for a deadline of 2 s"
     assert conn.kind == "slow" and "within 2 s" in conn.words, conn
@@ -289,7 +289,7 @@ def test_a_dripping_server_ends_the_call_within_its_seconds(hostile, how):
 def test_a_flood_ends_at_the_cap_within_its_seconds(hostile, how, words):
     model = openai_chat(serve(hostile, how.__name__, how), "smol", key=KEY, seconds=60)
     started = time.monotonic()
-    conn = check_connection(model, seconds=5)
+    conn = probe_connection(model, seconds=5)
     assert time.monotonic() - started < 7 and not conn.ok and words in conn.words, conn
 
 
@@ -299,7 +299,7 @@ def test_a_server_that_answers_nothing_after_connecting_is_a_timeout_within_its_
         listener.listen(4)
         model = openai_chat(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", "smol", seconds=60)
         started = time.monotonic()
-        conn = check_connection(model, seconds=1.5)
+        conn = probe_connection(model, seconds=1.5)
         assert time.monotonic() - started < 3.5 and conn.kind == "slow", conn
 
 
@@ -343,7 +343,7 @@ def test_the_browser_keeps_its_whole_request_timeout_and_refuses_another_origins
     import sys
     import types
 
-    from agent_team.models import http
+    from agent_team.realteam.models import http
     made = []
     js = types.SimpleNamespace(XMLHttpRequest=types.SimpleNamespace(new=lambda: made.append(_FakeXhr(final))
                                                                     or made[-1]))
@@ -432,6 +432,6 @@ def test_https_dripped_ends_within_its_seconds(tls, monkeypatch, how):
     tls.routes["drip-headers"], tls.routes["drip-chunk-sizes"] = drip_headers, drip_chunk_sizes
     url = f"{tls.relay_url}/ok/v1" if how == "handshake" else f"{tls.url}/drip-{how}/v1"  # the relay drips all
     started = time.monotonic()
-    conn = check_connection(openai_chat(url, "smol", key=KEY, seconds=60), seconds=2)
+    conn = probe_connection(openai_chat(url, "smol", key=KEY, seconds=60), seconds=2)
     took = time.monotonic() - started
     assert took < 4.5 and conn.kind == "slow", (took, conn)

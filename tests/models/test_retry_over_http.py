@@ -5,10 +5,10 @@ its turn with the stop reason the text calls for."""
 import pytest
 
 from agent_team.grading.ex_retry import reference_retry_or_stop
-from agent_team.llm import llm_policy
-from agent_team.models import openai_chat
+from agent_team.realteam.llm import llm_policy
+from agent_team.realteam.models import openai_chat
 from agent_team.repo import GOAL, initial_repo
-from agent_team.retry import ManualClock
+from agent_team.realteam.retry import ManualClock
 from agent_team.views import make_view
 
 KEY = "sk-test-0123456789abcdefghijklmnopqrstuvwxyz"

@@ -40,7 +40,7 @@ _PART4 = ("from agent_team.faults import FAULTS, greedy_planner\n"
           "from agent_team.repo import PLAN_PATH, SRC_PATH, STUB_SOURCE, TEST_SPEC, TESTS_PATH, initial_repo\n"
           "from agent_team.supervisor import supervise\n")
 _PART5 = ("import json\n"
-          "from agent_team.gate import PRECEDENCE\n")
+          "from agent_team.realteam.gate import PRECEDENCE\n")
 _PART6 = ("import json\n"
           "from agent_team.faults import FAULTS, run_fault\n"
           "from agent_team.limits import call_limited\n"
@@ -49,7 +49,7 @@ _PART6 = ("import json\n"
           "from agent_team.supervisor import supervise\n"
           "from agent_team.trace import oracle_reports, turns\n")
 _PART7 = ("from agent_team.grading.ex_retry_turns import LABEL, RECORDINGS\n"
-          "from agent_team.retry import STOP_REASONS\n")
+          "from agent_team.realteam.retry import STOP_REASONS\n")
 
 # part -> the course's setup code its exercise cells may use; a test checks each part has one
 SETUP = {part: code + "".join(f"{old} = {new}\n" for old, new in RENAMED.items() if f" {new}" in code)

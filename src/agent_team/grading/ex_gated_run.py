@@ -20,7 +20,7 @@ Scenarios: healthy runs with 0, 1 and 4 rounds, every fault of part 4, and runs 
 each plausible wrong reading of a sentence gives another answer than the right one (``SPLITS``:
 the last coder turn refused after one landed, a verdict and then none, a refused first plan, a
 plan wiped with no re-plan; fault 12's coder lands turns with no patch), compared step by step
-with :func:`agent_team.gated.run_outcomes`. Measured (tests/grading/test_ex_6_2_*.py): the
+with :func:`agent_team.realteam.gated.run_outcomes`. Measured (tests/grading/test_ex_6_2_*.py): the
 reference and other right styles pass; every wrong reading of the mutant suite fails its step.
 """
 
@@ -28,10 +28,10 @@ import copy
 import functools
 
 from ..clip import safe_repr
-from ..contracts import StepOutcome
+from ..realteam.contracts import StepOutcome
 from ..faults import FAULTS, garbage_reviewer, greedy_planner, run_fault, test_editing_coder, wipe_plan
-from ..gated import STEPS, gated
-from ..gated import run_outcomes as reference_outcomes
+from ..realteam.gated import STEPS, gated
+from ..realteam.gated import run_outcomes as reference_outcomes
 from ..policies import fake_coder, fake_planner, fake_reviewer, output
 from ..repo import PLAN_PATH, REVIEW_PATH
 from ..supervisor import supervise

@@ -25,9 +25,9 @@ tests/grading/test_ex_7_1_*.py: the counts are there.
 import copy
 
 from ..clip import safe_repr
-from ..llm import llm_policy
+from ..realteam.llm import llm_policy
 from ..repo import GOAL, initial_repo
-from ..retry import ManualClock
+from ..realteam.retry import ManualClock
 from ..views import make_view
 from .core import Report, call_learner, grading_run
 from .ex_retry_answer import read_decision, without_sleeping

@@ -1,6 +1,6 @@
 """Exercise 7.1's reading of a learner's decision: its shape in words, and whether it slept.
 
-Two things the slot's own :func:`~agent_team.retry.check_decision` does not do for a grader:
+Two things the slot's own :func:`~agent_team.realteam.retry.check_decision` does not do for a grader:
 
 - *It never quotes a repr that looks valid.* A tuple subclass, a ``str`` subclass ``'retry'`` or an
   ``int`` subclass ``0`` all print as ``('retry', 0)``; a message saying "returned ('retry', 0);
@@ -19,7 +19,7 @@ import math
 import time
 
 from ..clip import safe_repr
-from ..retry import STOP_REASONS, check_decision
+from ..realteam.retry import STOP_REASONS, check_decision
 from .shapes import kind
 
 __all__ = ["read_decision", "without_sleeping"]

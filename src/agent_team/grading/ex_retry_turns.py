@@ -8,9 +8,9 @@ an injection, a huge reply), and says ``(scripted)`` in its name wherever it is 
 scripted is presented as a model's.
 """
 
-from ..llm import BadReply, parse_reply
-from ..models.http import ModelError
-from ..recordings import load_recording
+from ..realteam.llm import BadReply, parse_reply
+from ..realteam.models.http import ModelError
+from ..realteam.recordings import load_recording
 from ..repo import TESTS_PATH
 
 __all__ = ["LABEL", "RECORDINGS", "recorded_model", "REPLAYS"]

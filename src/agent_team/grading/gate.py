@@ -20,7 +20,7 @@ Every sentence of the exercise is a rule, and every rule is a check:
 Named cases, grouped by the rule they test, run first and in that order, so the first
 failing line names the rule; then, if every named case passed, 300 random lists (0 to 12
 steps, ids that are not positional, statuses in any order) are checked against the reference
-:func:`agent_team.gate.review_gate`, and a disagreement is charged to the rule it breaks.
+:func:`agent_team.realteam.gate.review_gate`, and a disagreement is charged to the rule it breaks.
 Each call gets a fresh deep copy of its outcomes; a returned value is read only after its
 exact type is checked, so nothing a gate returns can make the grader raise; the first hang
 stops grading.
@@ -34,8 +34,8 @@ import functools
 import random
 
 from ..clip import safe_repr
-from ..contracts import ACTIONS, STEP_STATUSES
-from ..gate import review_gate
+from ..realteam.contracts import ACTIONS, STEP_STATUSES
+from ..realteam.gate import review_gate
 from .core import Report, call_learner, grading_run
 from .shapes import fresh, kind
 

@@ -1,7 +1,7 @@
 """The connect form's status: which model, and what its test call said (pure: HTML and text).
 
 A key never reaches these functions: they are given the provider, the address, the model's name
-and a :class:`~agent_team.models.connection.Connection`, whose words the model object scrubbed.
+and a :class:`~agent_team.realteam.models.connection.Connection`, whose words the model object scrubbed.
 """
 
 from .html import badge, esc, tag, wrap

@@ -16,7 +16,7 @@ run in one of four places, each for its own threat:
   :mod:`agent_team.classroom.inside`. Host side.
 
 Which one the oracle uses is set with :func:`agent_team.oracle.run_elsewhere` (read back with
-:func:`agent_team.oracle.current_runner`); :mod:`agent_team.models.isolation` chooses when a model
+:func:`agent_team.oracle.current_runner`); :mod:`agent_team.realteam.models.isolation` chooses when a model
 is made. Shared, once each: :mod:`.namespaces` asks whether ``unshare`` works (on first use,
 never at import) and :mod:`.sources` reads the package's source for the two Pyodides that receive
 it as text. Nothing here is imported by the package's core: each runner is imported by whoever

@@ -1,7 +1,7 @@
 """The kernel's word to its page: browser only (``import js``), shared by what the page runs for it.
 
 The kernel runs in a worker, and what it needs a worker of its own for (the isolated runner,
-:mod:`.browser`; a model in the tab, :mod:`agent_team.models.tab`) the page starts instead, on the
+:mod:`.browser`; a model in the tab, :mod:`agent_team.realteam.models.tab`) the page starts instead, on the
 kernel's word: a worker started by the kernel's worker did not start while the kernel waited
 (Chromium) and now and then hung both (Firefox). Each asks under its own key, which the page's
 side listens for (website/extension/src/runner.ts, in-tab.ts), and waits for the answer on a

@@ -5,15 +5,15 @@
 
 The form's fields are ipywidgets whose values the notebook may save with its widget state, so the
 key has no field here: :meth:`Connect.connect` asks for it with ``getpass`` (through
-:func:`agent_team.models.ask_key`) and hands it straight to the model object, the only place it
+:func:`agent_team.realteam.models.ask_key`) and hands it straight to the model object, the only place it
 is held. "test connection" calls the model made, which already holds its key. A key pasted
 into a field by mistake (its shape gives it away: ``sk-...``, a long random token) is refused
 from code, and cleared from the form's box at once, before the notebook can save it.
 """
 
-from ..models import NoKey, anthropic_messages, ask_key, openai_chat
-from ..models.connection import check_connection, failed
-from ..models.keys import misplaced, refuse_misplaced
+from ..realteam.models import NoKey, anthropic_messages, ask_key, openai_chat
+from ..realteam.models.connection import probe_connection, failed
+from ..realteam.models.keys import misplaced, refuse_misplaced
 from ..render.connect import connect_html, connect_text
 from .base import ROW_LAYOUT, Base, button, controls
 
@@ -115,7 +115,7 @@ class Connect(Base):
             self._make(None, 60.0)
         seconds = min(self.model.seconds, 60.0)
         self._put(connect_html(*self._status()[:3], testing=seconds))  # seen while the call waits
-        self.connection = check_connection(self.model, seconds=seconds)
+        self.connection = probe_connection(self.model, seconds=seconds)
         self._show()
         if self.connection.kind == "unreachable":  # the browser's status 0: a probe tells which cause
             self._tell_apart()
@@ -126,7 +126,7 @@ class Connect(Base):
         the form then names the one cause instead of both."""
         import asyncio
 
-        from ..models.connection import probe_listening, told_apart
+        from ..realteam.models.connection import probe_listening, told_apart
         tested, url = self.connection, self.model.base_url
 
         async def probe():

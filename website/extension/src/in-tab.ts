@@ -1,5 +1,5 @@
 /**
- * The page's side of a model in the tab (agent_team/models/tab.py): the kernel's worker asks,
+ * The page's side of a model in the tab (agent_team/realteam/models/tab.py): the kernel's worker asks,
  * the page loads the runtime (in-tab-engine.ts, built to the site's intab/intab.js), runs the
  * model and writes each answer into the SharedArrayBuffer the kernel waits on.
  *

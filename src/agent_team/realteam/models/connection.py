@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .http import IN_BROWSER, ModelError
 
-__all__ = ["Connection", "check_connection", "diagnose", "failed", "why_no_answer", "probe_listening", "told_apart",
+__all__ = ["Connection", "probe_connection", "diagnose", "failed", "why_no_answer", "probe_listening", "told_apart",
            "PROMPT", "PROBE_TOKENS"]
 
 PROMPT = 'Reply with this JSON object and nothing else: {"ok": true}'
@@ -145,7 +145,7 @@ def told_apart(connection, answered):
                           "page (CORS)", connection.seconds)
 
 
-def check_connection(model, seconds=30.0):
+def probe_connection(model, seconds=30.0):
     """Call ``model`` once with a tiny prompt; a :class:`Connection`, never an exception."""
     if not callable(model):
         raise TypeError(f"model must be a model from openai_chat or anthropic_messages, not {type(model).__name__}")
@@ -156,7 +156,7 @@ def check_connection(model, seconds=30.0):
         kind, words = diagnose(err)
         return Connection(False, kind, words, round(time.monotonic() - started, 2))
     except Exception as err:  # noqa: BLE001 -- a model of the learner's own: its failure, in words
-        from ..limits import describe_error
+        from ...limits import describe_error
         return Connection(False, "request", f"the model raised {describe_error(err)}",
                           round(time.monotonic() - started, 2))
     took = round(time.monotonic() - started, 2)

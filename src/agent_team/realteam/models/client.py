@@ -1,7 +1,7 @@
 """A model behind an HTTP API, as the ``prompt -> str`` function the LLM slot calls.
 
 One call is one request. A 429 is raised like any failure, with the seconds its ``Retry-After``
-asks for: whether to wait and ask again is the slot's retry decision (:mod:`agent_team.retry`),
+asks for: whether to wait and ask again is the slot's retry decision (:mod:`agent_team.realteam.retry`),
 which waits on its own clock and records the decision in the trace. A call's time is the smaller
 of the model's own ``seconds`` and what is left of the caller's limit
 (:func:`agent_team.limits.time_left`), passed down to the request itself: a request blocked in
@@ -19,8 +19,8 @@ the attempt), of every call in ``usage``.
 import json
 import time
 
-from ..clip import clip
-from ..limits import time_left
+from ...clip import clip
+from ...limits import time_left
 from .http import ModelError, post
 from .keys import HIDDEN, Secret, carries, scrub
 from .schema import reply_schema, unflatten

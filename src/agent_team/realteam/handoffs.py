@@ -11,11 +11,11 @@ turn landed (``status``: ``success``, or ``failed`` when the turn was refused,
 raised or timed out) and who acts next and on what (``next_action``).
 """
 
-from .clip import safe_repr
+from ..clip import safe_repr
 from .contracts import Handoff
-from .roles import ROLES
-from .repo import PLAN_PATH, SRC_PATH
-from .trace import kind_of, last, of_kind
+from ..roles import ROLES
+from ..repo import PLAN_PATH, SRC_PATH
+from ..trace import kind_of, last, of_kind
 
 __all__ = ["handoffs_from_trace", "trace_with_handoffs"]
 
@@ -120,7 +120,7 @@ def _handoffs(events):
 
 
 def handoffs_from_trace(trace):
-    """One :class:`~agent_team.contracts.Handoff` per role transition in a supervisor trace, in order.
+    """One :class:`~agent_team.realteam.contracts.Handoff` per role transition in a supervisor trace, in order.
 
     ``trace`` is ``supervise(...).trace`` (or the run result itself). A trace cut
     short, as the round stepper shows it, works too: the last handoff then

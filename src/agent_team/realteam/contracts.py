@@ -19,8 +19,8 @@ import types
 import typing
 from dataclasses import dataclass, field
 
-from .clip import safe_repr
-from .roles import ROLES
+from ..clip import safe_repr
+from ..roles import ROLES
 
 __all__ = ["RISKS", "RISK_WORDS", "STEP_STATUSES", "PLAN_RUN_STATUSES", "ACTIONS", "PlanStep", "Plan",
            "ExecutorContract", "StepOutcome", "RetryProposal", "GateDecision", "ReviewReport",

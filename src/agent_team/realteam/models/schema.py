@@ -5,13 +5,13 @@ forced tool call) can only constrain the JSON it writes, never JSON inside one o
 The reviewer's one file, REVIEW.json, is such a string, so the reviewer is given a *flat*
 schema (``verdict`` and ``notes`` beside ``thought`` and ``message``) and :func:`unflatten` turns
 that reply into the reply the LLM slot expects: one patch writing REVIEW.json. The slot then
-checks it exactly as it checks any reply (:func:`agent_team.llm.parse_reply`).
+checks it exactly as it checks any reply (:func:`agent_team.realteam.llm.parse_reply`).
 """
 
 import json
 
-from ..policies import VERDICTS
-from ..repo import ALLOWLIST, REVIEW_PATH
+from ...policies import VERDICTS
+from ...repo import ALLOWLIST, REVIEW_PATH
 
 __all__ = ["reply_schema", "unflatten", "is_flat"]
 

@@ -22,11 +22,11 @@ import os
 import tomllib
 from dataclasses import dataclass
 
-from .clip import safe_repr
-from .limits import describe_error
+from ..clip import safe_repr
+from ..limits import describe_error
 from .llm import llm_policy
-from .policies import DEFAULT_POLICIES
-from .roles import PROMPTS, ROLES
+from ..policies import DEFAULT_POLICIES
+from ..roles import PROMPTS, ROLES
 
 __all__ = ["FAKE", "RoleConfig", "TeamConfig", "load_config"]
 

@@ -21,9 +21,9 @@ tested by the isolated runner.
 import json
 import time
 
-from ..clip import clip
-from ..limits import time_left
-from ..runners import page
+from ...clip import clip
+from ...limits import time_left
+from ...runners import page
 from .http import IN_BROWSER, ModelError
 from .schema import reply_schema, unflatten
 

@@ -20,7 +20,7 @@
 
 import os
 
-from ..clip import clip
+from ...clip import clip
 from ..llm import ScriptedModel
 from .client import HttpModel, Secret
 from .http import IN_BROWSER, ModelError

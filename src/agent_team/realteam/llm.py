@@ -15,7 +15,7 @@ reply, error, and ``failure``: None, "timeout", "error" or "bad reply"; ``status
 them; ``decision``, what was decided after it, and on the last failed one ``stop``) is kept in
 ``output["attempts"]`` and in ``policy.history``.
 
-Whether to try again after a failed attempt is a *retry decision* (:mod:`agent_team.retry`,
+Whether to try again after a failed attempt is a *retry decision* (:mod:`agent_team.realteam.retry`,
 exercise 7.1): ``llm_policy(role, model, retry=decide)`` asks ``decide(attempts, budget)``,
 within the turn's attempts and time; without one, every failure is tried again, at once or after
 the wait a server asked for (a 429's ``retry_after``). This is the only place a failed call is
@@ -25,7 +25,7 @@ What a model writes is data. Its patches go through the same allowlist as
 any fake's, and the oracle stays the only success signal. Never ``exec``
 model-written code outside a real sandbox: the browser tab is not one.
 
-Plugging in a real model is one function ``prompt -> str``; :mod:`agent_team.models` makes
+Plugging in a real model is one function ``prompt -> str``; :mod:`agent_team.realteam.models` makes
 one for OpenAI-compatible servers and for Anthropic, in CPython and in the browser, with a
 key asked for at run time and never stored::
 
@@ -39,12 +39,12 @@ server for that role's reply schema); one with ``last_usage`` has its token coun
 import json
 import re
 
-from .clip import clip
-from .limits import call_limited, describe_error, time_left
-from .policies import BadOutput, check_output, read_verdict
-from .repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
+from ..clip import clip
+from ..limits import call_limited, describe_error, time_left
+from ..policies import BadOutput, check_output, read_verdict
+from ..repo import ALLOWLIST, MAX_PATCHES, REVIEW_PATH
 from .retry import Clock, retry_every_failure, run_attempts, stop_words
-from .roles import PROMPTS, ROLES
+from ..roles import PROMPTS, ROLES
 
 __all__ = ["BadReply", "build_prompt", "parse_reply", "call_model", "llm_policy", "ScriptedModel"]
 
@@ -150,7 +150,7 @@ def _call(model, prompt, seconds):
     if call.kind == "timeout":
         return None, "timeout", f"the model did not answer within {seconds:g} s", facts
     own = getattr(call.error, "failure", None)
-    if call.kind == "error" and own in ("timeout", "error"):  # a client's own words (agent_team.models)
+    if call.kind == "error" and own in ("timeout", "error"):  # a client's own words (agent_team.realteam.models)
         facts = {"status": _whole(getattr(call.error, "status", None)),
                  "retry_after": _seconds(getattr(call.error, "retry_after", None))}
         return None, own, f"the model call failed: {clip(str(call.error), 600)}", facts
@@ -173,7 +173,7 @@ def llm_policy(role, model, system_prompt=None, retries=2, *, seconds=30.0, retr
 
     At most ``1 + retries`` calls per turn, each limited to ``seconds``. After a failed call,
     ``retry(attempts, budget)`` decides: try again after a wait, or stop and why
-    (:mod:`agent_team.retry`; without one, every failure is tried again, after a 429's
+    (:mod:`agent_team.realteam.retry`; without one, every failure is tried again, after a 429's
     ``retry_after`` or at once). A turn's
     attempts and waits fit in ``turn_seconds`` (by default what is left of the caller's time
     limit, else ``(1 + retries) * seconds``), read from ``clock`` (real time by default). The

@@ -9,7 +9,7 @@ one case at a time, saying which case it is on: a small model can take half a mi
 
 import time
 
-from ..trace import oracle_reports, turns
+from ...trace import oracle_reports, turns
 from .connection import why_no_answer
 
 __all__ = ["live_summary", "compare_live", "team_table", "eval_table", "TEAM_HEADERS", "EVAL_HEADERS"]
@@ -50,7 +50,7 @@ def eval_table(rows):
 
 
 def compare_live(cases, model, *, seconds=60.0, say=None):
-    """:func:`agent_team.advice.compare_reviewers`, one case at a time, saying each case before it waits."""
+    """:func:`agent_team.realteam.advice.compare_reviewers`, one case at a time, saying each case before it waits."""
     from ..advice import compare_reviewers
     say = say or (lambda text: print(text, flush=True))  # flushed: the page shows it while the model works
     rows, started = [], time.monotonic()

@@ -7,8 +7,9 @@ every operation on it (connect, the TLS handshake, each send and each read, thos
 http.client's readline included) gets only what is left before the call's deadline; past it, it
 raises TimeoutError, which :mod:`.http` reports as the call's timeout.
 
-Every redirect is refused in words (:func:`.http.redirect_words`), never followed: urllib would
-send the key's header (Authorization, x-api-key) on to wherever the server points. Only
+Every redirect is refused, never followed: urllib would send the key's header (Authorization,
+x-api-key) on to wherever the server points; the caller says what the refusal raises (:mod:`.http`
+raises its ModelError, in words), so this module imports nothing of the client's. Only
 :mod:`.http`'s CPython path imports this module: the browser's kernel never loads urllib.
 """
 
@@ -19,15 +20,14 @@ import time
 import urllib.request
 from functools import partial
 
-from .http import ModelError, redirect_words
-
 __all__ = ["handlers"]
 
 
-def handlers(deadline):
+def handlers(deadline, refusal):
     """urllib's handlers for one call: http and https connections that keep ``deadline`` (a
-    ``time.monotonic()`` value), and one that refuses every redirect."""
-    return _PlainHandler(deadline), _SecureHandler(deadline), _NoRedirect()
+    ``time.monotonic()`` value), and one that refuses every redirect by raising
+    ``refusal(url, code, location)``."""
+    return _PlainHandler(deadline), _SecureHandler(deadline), _NoRedirect(refusal)
 
 
 def _dial(host, port, deadline, source):
@@ -102,11 +102,15 @@ class _SecureHandler(urllib.request.HTTPSHandler):
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Every redirect refused in words: a POST to an API is never moved."""
+    """Every redirect refused: a POST to an API is never moved."""
+
+    def __init__(self, refusal):
+        super().__init__()
+        self.refusal = refusal
 
     def http_error_302(self, req, fp, code, msg, headers):
         fp.close()
-        raise ModelError(redirect_words(req.full_url, code, headers.get("location") or headers.get("uri")))
+        raise self.refusal(req.full_url, code, headers.get("location") or headers.get("uri"))
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 from .contracts import ReviewReport
 from .gate import review_run
-from .repo import PLAN_PATH
-from .supervisor import RUN_STATUSES
-from .trace import oracle_reports, turns
+from ..repo import PLAN_PATH
+from ..supervisor import RUN_STATUSES
+from ..trace import oracle_reports, turns
 
 __all__ = ["STEPS", "GATED_STATUSES", "GatedRun", "run_outcomes", "gated"]
 

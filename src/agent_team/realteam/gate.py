@@ -11,7 +11,7 @@ Rules, in order of importance:
 * Risk never blocks by itself. A step that writes files or runs code adds a
   risk note and suggested checks, so the person accepting knows what to look at
   (unless it was skipped: a step that never ran did nothing risky).
-* When the gate blocks it makes one read-only :class:`~agent_team.contracts.RetryProposal`,
+* When the gate blocks it makes one read-only :class:`~agent_team.realteam.contracts.RetryProposal`,
   with the command that would carry it out and ``requires_approval``. It is data
   and text: nothing here retries, resumes or runs anything.
 * :func:`review_run` applies the gate to a run that execution already called
@@ -24,7 +24,7 @@ the same decision: the gate can be tested exhaustively and trusted as a rule.
 import dataclasses
 from collections.abc import Mapping
 
-from .clip import safe_repr
+from ..clip import safe_repr
 from .contracts import (
     PLAN_RUN_STATUSES, RISK_WORDS, GateDecision, RetryProposal, ReviewReport, StepOutcome, final_status,
 )
@@ -58,7 +58,7 @@ _PROPOSALS = {
                   "when you are ready; nothing resumes automatically."),
 }
 
-# The call a person would run to carry a proposal out (agent_team.execution.execute_plan with
+# The call a person would run to carry a proposal out (agent_team.realteam.execution.execute_plan with
 # the names they used); the proposal only shows it. A cancelled plan resumes from the
 # cancelled step to the end; a failed or skipped step is retried on its own.
 COMMAND = "execute_plan(plan, goal, do_step, approve, steps={steps!r})"
@@ -77,7 +77,7 @@ _EMPTY_TEXT = ("No step outcomes were recorded. Check whether the plan ran at al
                "then run it again or accept it by hand.")
 
 def _read(i, outcome):
-    """One outcome as a :class:`~agent_team.contracts.StepOutcome`: the one validator of that record.
+    """One outcome as a :class:`~agent_team.realteam.contracts.StepOutcome`: the one validator of that record.
 
     A dict is read strictly (``StepOutcome.from_dict``); any other object by its
     attributes of the same names. A ``ValueError`` names the outcome's index and the field.
@@ -104,10 +104,10 @@ def _risk(step, risk):
 def review_gate(outcomes):
     """Decide whether ``outcomes`` (step results, in plan order) add up to success.
 
-    Returns a :class:`~agent_team.contracts.GateDecision`: ``passed``,
+    Returns a :class:`~agent_team.realteam.contracts.GateDecision`: ``passed``,
     ``reasons`` (why it blocked; empty when it passed), ``risk_notes``,
     ``suggested_checks`` and ``proposal`` (None when it passed). Each outcome
-    is a :class:`~agent_team.contracts.StepOutcome`, or a dict or an object
+    is a :class:`~agent_team.realteam.contracts.StepOutcome`, or a dict or an object
     with its fields: ``step`` and ``status`` (one of ``success``, ``failed``,
     ``skipped``, ``cancelled``), and optionally ``risk`` (``read``, ``write``,
     ``execute``), ``detail`` and ``suggested_checks``; it is read as exactly

@@ -10,7 +10,7 @@ oracle refuses to run code, saying why. A keyless local model keeps the in-proce
 there: without a key in the kernel there is no secret for the code to reach.
 """
 
-from .. import oracle
+from ... import oracle
 from .http import IN_BROWSER
 
 __all__ = ["protect", "refuse"]
@@ -31,11 +31,11 @@ def protect(has_key):
     if oracle.current_runner() is not None:
         return
     if not IN_BROWSER:
-        from ..runners.isolated import run_isolated
+        from ...runners.isolated import run_isolated
         oracle.run_elsewhere(run_isolated)
     elif has_key:
         try:
-            from ..runners import browser
+            from ...runners import browser
             browser.start()
         except Exception:  # noqa: BLE001 -- no worker or no SharedArrayBuffer here: run nothing
             oracle.run_elsewhere(refuse)

@@ -15,7 +15,7 @@ through the gate and through the model, and where they disagree.
 
 from dataclasses import dataclass, field
 
-from .clip import safe_repr
+from ..clip import safe_repr
 from .contracts import ReviewReport, _Record
 from .gate import review_run
 from .llm import _decode, call_model

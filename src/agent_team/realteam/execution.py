@@ -3,7 +3,7 @@
     planner  --Plan, planner handoff (with its risk summary)-->  executor (the coder)
     executor --a handoff at the start, after each step, at the end-->  reviewer gate
 
-For each step the coder gets an :class:`~agent_team.contracts.ExecutorContract`.
+For each step the coder gets an :class:`~agent_team.realteam.contracts.ExecutorContract`.
 A step that reads runs at once; a step that writes files or runs code first
 asks ``approve(contract)``, and a denied approval skips it. The run ends as a
 :class:`PlanRun`: the plan, every step outcome and every handoff in one record
@@ -12,7 +12,7 @@ planned, what the executor did or skipped, and what the reviewer recommends.
 
 Execution's own status counts only what it can see go wrong: a step that
 raised (``failed``) or a person cancelling (``cancelled``). A skipped step does
-not change it, exactly the blind spot the reviewer gate (:mod:`agent_team.gate`)
+not change it, exactly the blind spot the reviewer gate (:mod:`agent_team.realteam.gate`)
 exists for: :meth:`PlanRun.reviewed` applies the gate and records its verdict.
 Nothing here retries or resumes by itself; a retry is a new call with ``steps=``.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from .contracts import RISK_WORDS, PLAN_RUN_STATUSES, Handoff, Plan, ReviewReport, StepOutcome, _Record
 from .gate import review_run
-from .limits import describe_error
+from ..limits import describe_error
 
 __all__ = ["execute_plan", "plan_handoff", "risk_summary", "PlanRun", "CANCEL"]
 

@@ -1,12 +1,12 @@
 """Recorded runs of real models, as data: what a model really answered, replayed without a network.
 
-    rec = load_recording("team")                 # src/agent_team/recordings/team.json
+    rec = load_recording("team")                 # src/agent_team/realteam/recordings/team.json
     print(rec.label_text())            # which model, its size, settings, server and date
     run = rec.replay()                 # the same supervisor, the model's slot filled by the recording
     RoundStepper(run)                  # shown like any run
 
 Each JSON file was written by ``tools/record_runs.py`` (host side) and is never edited by hand.
-A replay puts :class:`RecordedModel`, a :class:`~agent_team.llm.ScriptedModel`, in the LLM slot:
+A replay puts :class:`RecordedModel`, a :class:`~agent_team.realteam.llm.ScriptedModel`, in the LLM slot:
 each role is given the replies the model gave that role, in order, with their token counts. The
 replay checks every prompt against the one the model was sent; a prompt that differs is counted
 in ``mismatches`` and shown in the label, since the reply was then an answer to another question.
@@ -31,9 +31,9 @@ from importlib import resources
 from pathlib import Path
 
 from ..llm import BadReply, ScriptedModel, llm_policy, parse_reply
-from ..repo import SRC_PATH, initial_repo
-from ..roles import ROLES
-from ..views import FACTS
+from ...repo import SRC_PATH, initial_repo
+from ...roles import ROLES
+from ...views import FACTS
 
 __all__ = ["FOLDER", "GATE_CASES", "PLANTED", "Recording", "RecordedModel", "load_recording", "recording_names",
            "run_settings"]
@@ -151,7 +151,7 @@ class Recording:
 
     def replay(self, **kwargs):
         """The run again under the supervisor, the model's roles answered from the recording."""
-        from ..supervisor import supervise
+        from ...supervisor import supervise
         if not self.setup.get("roles"):
             raise ValueError(f"the recording {self.name!r} is not a team run; use rec.model() in its place")
         team = {**self.policies(), **kwargs.pop("policies", {})}  # a role of your own replaces a recorded one

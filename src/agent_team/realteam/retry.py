@@ -22,7 +22,7 @@ import math
 import time
 import types
 
-from .clip import safe_repr
+from ..clip import safe_repr
 
 __all__ = ["STOP_REASONS", "BadDecision", "check_decision", "retry_every_failure", "run_attempts",
            "Clock", "ManualClock", "stop_words"]

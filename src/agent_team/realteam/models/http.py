@@ -79,7 +79,7 @@ def _post_urllib(url, headers, body, seconds, cap):
         urllib.request.ProxyHandler()
     from .deadline import handlers  # CPython only: the browser's kernel never loads urllib's machinery
 
-    opener = urllib.request.build_opener(proxies, *handlers(deadline))
+    opener = urllib.request.build_opener(proxies, *handlers(deadline, _redirect_refused))
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
         try:
@@ -116,6 +116,10 @@ def _post_urllib(url, headers, body, seconds, cap):
     except (OSError, ValueError, http.client.HTTPException) as err:  # reset, cut short, a bad URL
         raise ModelError(f"the connection to {_origin(url)} failed ({type(err).__name__}: {err})") from None
     return Response(status, b"".join(chunks).decode("utf-8", "replace"), got)
+
+
+def _redirect_refused(url, code, location):
+    return ModelError(redirect_words(url, code, location))
 
 
 def _same_origin(a, b):
