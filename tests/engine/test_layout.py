@@ -90,3 +90,30 @@ def test_the_hook_is_installed_once():
     moved.install()
     importlib.reload(agent_team)
     assert sum(type(f).__module__ == moved.__name__ for f in sys.meta_path) == 1
+
+
+def old_form(line):
+    """An import line of today's notebooks as a notebook saved before the move wrote it."""
+    for old, new in sorted(moved.MOVED.items(), key=lambda item: -len(item[1])):
+        if f" {new} " in line or f" {new}." in line:
+            return line.replace(f" {new}", f" {old}", 1)
+    return None
+
+
+def notebook_imports():
+    folder = Path(__file__).resolve().parents[2] / "notebooks" / "source"
+    for source in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("agent_team.realteam"):
+                yield f"{source.name}:{node.lineno}", ast.unparse(node)
+
+
+@pytest.mark.parametrize("where,line", list(notebook_imports()), ids=[w for w, _ in notebook_imports()])
+def test_a_saved_notebooks_import_line_gives_what_todays_gives(where, line):
+    old = old_form(line)
+    assert old and old != line, line
+    today, saved = {}, {}
+    exec(line, today)  # the course's own import lines
+    exec(old, saved)  # the same line, with the module names before the move
+    names = [k for k in today if k != "__builtins__"]
+    assert names and all(saved[k] is today[k] for k in names), (line, old)
